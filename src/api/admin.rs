@@ -1,0 +1,156 @@
+//! `/admin/keys`: creating, changing and revoking API keys, their usage and their bans.
+
+use axum::extract::State;
+use axum::response::Response;
+use serde::Serialize;
+
+use super::error::Result;
+use super::extract::{Admin, Auth, Id, JsonBody};
+use super::query::{NoParams, Query};
+use super::respond;
+use super::state::AppState;
+use crate::app::App;
+use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, NewKeyInput};
+use crate::domain::time;
+use crate::limits::{Subject, WindowStatus};
+use crate::store::keys;
+
+/// A key as admin listings show it: never its secret.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyView {
+    id: i64,
+    name: String,
+    role: &'static str,
+    plan: &'static str,
+    per_minute: u64,
+    per_day: u64,
+    prefix: String,
+    created_at: String,
+    last_used_at: Option<String>,
+    revoked_at: Option<String>,
+    banned_until: Option<String>,
+    usage: UsageView,
+}
+
+#[derive(Serialize)]
+struct UsageView {
+    minute: WindowView,
+    day: WindowView,
+}
+
+#[derive(Serialize)]
+struct WindowView {
+    used: u64,
+    limit: u64,
+    remaining: u64,
+    reset: i64,
+}
+
+impl From<&WindowStatus> for WindowView {
+    fn from(w: &WindowStatus) -> Self {
+        Self {
+            used: w.used,
+            limit: w.limit,
+            remaining: w.remaining,
+            reset: w.reset,
+        }
+    }
+}
+
+/// A key just created: the only answer that carries its secret.
+#[derive(Serialize)]
+struct CreatedKey {
+    #[serde(flatten)]
+    key: KeyView,
+    secret: String,
+}
+
+fn unix_to_time(at: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp(at, 0).map(time::format)
+}
+
+fn view(app: &App, key: KeyRecord) -> KeyView {
+    let subject = Subject::Key(key.id);
+    let quota = key.quota();
+    let status = app.limiter().peek(&subject, quota);
+    let last_used_at = app
+        .keyring()
+        .last_used(key.id)
+        .and_then(unix_to_time)
+        .or(key.last_used_at);
+    KeyView {
+        id: key.id,
+        name: key.name,
+        role: key.role.as_str(),
+        plan: key.plan.as_str(),
+        per_minute: quota.per_minute,
+        per_day: quota.per_day,
+        prefix: key.prefix,
+        created_at: key.created_at,
+        last_used_at,
+        revoked_at: key.revoked_at,
+        banned_until: app.limiter().banned_until(&subject).and_then(unix_to_time),
+        usage: UsageView {
+            minute: (&status.minute).into(),
+            day: (&status.day).into(),
+        },
+    }
+}
+
+pub async fn list(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    _: Query<NoParams>,
+) -> Result<Response> {
+    let all = s.app.store().read(keys::list).await?;
+    let views: Vec<KeyView> = all.into_iter().map(|k| view(&s.app, k)).collect();
+    Ok(respond::json(&views))
+}
+
+pub async fn create(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    body: JsonBody<NewKeyInput>,
+) -> Result<Response> {
+    let new = NewKey::try_from(body.value)?;
+    let (record, secret) = s.app.create_key(new).await?;
+    let id = record.id;
+    let created = CreatedKey {
+        key: view(&s.app, record),
+        secret,
+    };
+    Ok(respond::created(format!("/admin/keys/{id}"), &created))
+}
+
+pub async fn update(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    body: JsonBody<KeyPatchInput>,
+) -> Result<Response> {
+    let patch = body.value;
+    let record = s
+        .app
+        .store()
+        .write(move |tx| {
+            let current = keys::require(tx, id)?;
+            let new = patch.apply(&current)?;
+            keys::update(tx, id, &new)
+        })
+        .await?;
+    s.app.reload_keys().await?;
+    Ok(respond::record(&view(&s.app, record)))
+}
+
+pub async fn revoke(_: Auth<Admin>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
+    s.app.store().write(move |tx| keys::revoke(tx, id)).await?;
+    s.app.reload_keys().await?;
+    Ok(respond::no_content())
+}
+
+pub async fn lift_ban(_: Auth<Admin>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
+    s.app.store().read(move |c| keys::require(c, id)).await?;
+    s.app.limiter().lift_ban(&Subject::Key(id));
+    Ok(respond::no_content())
+}

@@ -1,0 +1,95 @@
+//! `/store/inventory`: stock counts, adjustments and the stock history.
+
+use axum::extract::State;
+use axum::http::Uri;
+use axum::response::Response;
+
+use super::error::Result;
+use super::extract::{Auth, Id, IdempotencyKey, IfMatch, JsonBody, Readonly, Staff};
+use super::idempotent;
+use super::query::Query;
+use super::respond;
+use super::state::AppState;
+use crate::domain::inventory::{
+    Adjustment, AdjustmentInput, InventoryUpdate, InventoryUpdateInput,
+};
+use crate::domain::query::{InventoryQuery, Page};
+use crate::store::idempotency::Answer;
+use crate::store::inventory;
+
+pub async fn list(
+    _: Auth<Readonly>,
+    State(s): State<AppState>,
+    uri: Uri,
+    Query(query): Query<InventoryQuery>,
+) -> Result<Response> {
+    let page = query.page;
+    let list = s
+        .app
+        .store()
+        .read(move |c| inventory::list(c, &query))
+        .await?;
+    Ok(respond::page(&uri, page, &list))
+}
+
+pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(pet_id): Id) -> Result<Response> {
+    let item = s
+        .app
+        .store()
+        .read(move |c| inventory::require(c, pet_id))
+        .await?;
+    Ok(respond::record(&item))
+}
+
+pub async fn set(
+    auth: Auth<Staff>,
+    State(s): State<AppState>,
+    Id(pet_id): Id,
+    IfMatch(if_match): IfMatch,
+    body: JsonBody<InventoryUpdateInput>,
+) -> Result<Response> {
+    let update = InventoryUpdate::try_from(body.value)?;
+    let name = auth.key_name();
+    let item = s
+        .app
+        .store()
+        .write(move |tx| inventory::set(tx, pet_id, update, name.as_deref(), if_match.as_deref()))
+        .await?;
+    Ok(respond::record(&item))
+}
+
+pub async fn adjust(
+    auth: Auth<Staff>,
+    State(s): State<AppState>,
+    Id(pet_id): Id,
+    IdempotencyKey(key): IdempotencyKey,
+    body: JsonBody<AdjustmentInput>,
+) -> Result<Response> {
+    let adjustment = Adjustment::try_from(body.value)?;
+    let name = auth.key_name();
+    // The pet is part of what is replayed: the same key and body for another pet is another request.
+    let hash = format!("{pet_id}:{}", body.canonical_hash);
+    let answer = idempotent::run(&s, &auth.caller, key, hash, 200, move |tx| {
+        inventory::adjust(tx, pet_id, adjustment, name.as_deref())
+    })
+    .await?;
+    Ok(match answer {
+        Answer::Fresh(item) => respond::record(&item),
+        Answer::Replayed { status, body } => respond::replayed(status, body, |_| None),
+    })
+}
+
+pub async fn history(
+    _: Auth<Readonly>,
+    State(s): State<AppState>,
+    uri: Uri,
+    Id(pet_id): Id,
+    Query(page): Query<Page>,
+) -> Result<Response> {
+    let list = s
+        .app
+        .store()
+        .read(move |c| inventory::history(c, pet_id, page))
+        .await?;
+    Ok(respond::page(&uri, page, &list))
+}

@@ -1,0 +1,68 @@
+//! The HTTP side of rate limiting: which subject and quota a request counts against, the
+//! headers every answer carries, and the 429 answers. The policy itself is in
+//! [`crate::limits`].
+
+use std::net::IpAddr;
+
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use super::error::ApiError;
+use crate::auth::Caller;
+use crate::limits::{policy_header, ratelimit_header, Decision, Limiter, Plan, Quota, Subject};
+
+/// Counts a request of `caller` (or of the address, for a request with no valid key).
+pub fn check(limiter: &Limiter, caller: Option<&Caller>, addr: IpAddr) -> (Decision, Quota) {
+    let (subject, quota) = match caller {
+        Some(caller) => (Subject::Key(caller.key_id), caller.quota),
+        None => (
+            Subject::Addr(addr),
+            Plan::Free.quota(None).unwrap_or(Quota {
+                per_minute: 60,
+                per_day: 1000,
+            }),
+        ),
+    };
+    (limiter.check(&subject, quota), quota)
+}
+
+/// The 429 answer for a refused request.
+pub fn refusal(decision: &Decision) -> Option<Response> {
+    let retry_after = decision.retry_after()?;
+    let error = match decision {
+        Decision::Banned { .. } => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "temporarily_banned",
+            format!("too many requests over the limit; this caller is banned for {retry_after} more seconds"),
+        ),
+        _ => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("rate limit reached; retry after {retry_after} seconds"),
+        ),
+    };
+    let mut response = error.into_response();
+    response.headers_mut().insert(
+        HeaderName::from_static("retry-after"),
+        HeaderValue::from(retry_after),
+    );
+    Some(response)
+}
+
+/// Adds the rate-limit headers of `decision` to an answer.
+pub fn add_headers(headers: &mut HeaderMap, decision: &Decision, quota: Quota) {
+    let status = decision.status();
+    let binding = status.binding();
+    let pairs = [
+        ("x-ratelimit-limit", binding.limit.to_string()),
+        ("x-ratelimit-remaining", binding.remaining.to_string()),
+        ("x-ratelimit-reset", binding.reset.to_string()),
+        ("ratelimit-policy", policy_header(quota)),
+        ("ratelimit", ratelimit_header(status)),
+    ];
+    for (name, value) in pairs {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(HeaderName::from_static(name), value);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! `/store/orders`: placing, completing and cancelling orders.
+
+use axum::extract::State;
+use axum::http::Uri;
+use axum::response::Response;
+
+use super::error::Result;
+use super::extract::{Auth, Id, IdempotencyKey, IfMatch, JsonBody, Pos, Readonly};
+use super::idempotent;
+use super::query::Query;
+use super::respond;
+use super::state::AppState;
+use crate::domain::order::{NewOrder, OrderInput, OrderPatch, OrderPatchInput};
+use crate::domain::query::OrderQuery;
+use crate::store::idempotency::Answer;
+use crate::store::orders;
+
+fn location(id: i64) -> String {
+    format!("/store/orders/{id}")
+}
+
+pub async fn list(
+    _: Auth<Readonly>,
+    State(s): State<AppState>,
+    uri: Uri,
+    Query(query): Query<OrderQuery>,
+) -> Result<Response> {
+    let page = query.page;
+    let list = s.app.store().read(move |c| orders::list(c, &query)).await?;
+    Ok(respond::page(&uri, page, &list))
+}
+
+pub async fn place(
+    auth: Auth<Pos>,
+    State(s): State<AppState>,
+    IdempotencyKey(key): IdempotencyKey,
+    body: JsonBody<OrderInput>,
+) -> Result<Response> {
+    let new = NewOrder::try_from(body.value)?;
+    let name = auth.key_name();
+    let answer = idempotent::run(&s, &auth.caller, key, body.canonical_hash, 201, move |tx| {
+        orders::place(tx, new, name.as_deref())
+    })
+    .await?;
+    Ok(match answer {
+        Answer::Fresh(order) => respond::created(location(order.id), &order),
+        Answer::Replayed { status, body } => respond::replayed(status, body, |v| {
+            v.get("id")
+                .and_then(serde_json::Value::as_i64)
+                .map(location)
+        }),
+    })
+}
+
+pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
+    let order = s.app.store().read(move |c| orders::require(c, id)).await?;
+    Ok(respond::record(&order))
+}
+
+pub async fn patch(
+    _: Auth<Pos>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    IfMatch(if_match): IfMatch,
+    body: JsonBody<OrderPatchInput>,
+) -> Result<Response> {
+    let patch = OrderPatch::try_from(body.value)?;
+    let order = s
+        .app
+        .store()
+        .write(move |tx| orders::update(tx, id, patch, if_match.as_deref()))
+        .await?;
+    Ok(respond::record(&order))
+}
+
+pub async fn cancel(
+    auth: Auth<Pos>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    IfMatch(if_match): IfMatch,
+) -> Result<Response> {
+    let name = auth.key_name();
+    s.app
+        .store()
+        .write(move |tx| orders::cancel(tx, id, if_match.as_deref(), name.as_deref()))
+        .await?;
+    Ok(respond::no_content())
+}

@@ -1,0 +1,116 @@
+//! `/pets`: the animals for sale.
+
+use axum::extract::State;
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+use super::error::{ApiError, Result};
+use super::extract::{Auth, Id, IfMatch, JsonBody, Readonly, Staff};
+use super::query::Query;
+use super::respond;
+use super::state::AppState;
+use crate::domain::pet::{NewPet, PetInput, PetPatch, PetPatchInput};
+use crate::domain::query::PetQuery;
+use crate::store::pets;
+
+/// When `GET /pets/{petId}` was deprecated (RFC 9745: `@` and Unix seconds): 2026-01-01.
+const DEPRECATED_SINCE: &str = "@1767225600";
+
+pub async fn list(
+    _: Auth<Readonly>,
+    State(s): State<AppState>,
+    uri: Uri,
+    Query(query): Query<PetQuery>,
+) -> Result<Response> {
+    let page = query.page;
+    let list = s.app.store().read(move |c| pets::list(c, &query)).await?;
+    Ok(respond::page(&uri, page, &list))
+}
+
+pub async fn create(
+    _: Auth<Staff>,
+    State(s): State<AppState>,
+    body: JsonBody<PetInput>,
+) -> Result<Response> {
+    let new = NewPet::try_from(body.value)?;
+    let pet = s.app.store().write(move |tx| pets::create(tx, new)).await?;
+    Ok(respond::created(format!("/pets/{}", pet.id), &pet))
+}
+
+/// The deprecated single-pet read: works until the sunset, then answers 410; every answer
+/// carries `Deprecation`, `Sunset` and a `Link` to `GET /pets?ids={petId}`.
+pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Response {
+    let sunset = s.app.settings().sunset;
+    let mut response = if chrono::Utc::now() >= sunset {
+        ApiError::new(
+            StatusCode::GONE,
+            "gone",
+            format!("GET /pets/{{petId}} was retired; use GET /pets?ids={id}"),
+        )
+        .into_response()
+    } else {
+        match s.app.store().read(move |c| pets::require(c, id)).await {
+            Ok(pet) => respond::record(&pet),
+            Err(err) => ApiError::from(err).into_response(),
+        }
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        HeaderName::from_static("deprecation"),
+        HeaderValue::from_static(DEPRECATED_SINCE),
+    );
+    if let Ok(value) = HeaderValue::from_str(&httpdate::fmt_http_date(sunset.into())) {
+        headers.insert(HeaderName::from_static("sunset"), value);
+    }
+    if let Ok(value) =
+        HeaderValue::from_str(&format!("</pets?ids={id}>; rel=\"successor-version\""))
+    {
+        headers.insert(axum::http::header::LINK, value);
+    }
+    response
+}
+
+pub async fn replace(
+    _: Auth<Staff>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    IfMatch(if_match): IfMatch,
+    body: JsonBody<PetInput>,
+) -> Result<Response> {
+    let new = NewPet::try_from(body.value)?;
+    let pet = s
+        .app
+        .store()
+        .write(move |tx| pets::replace(tx, id, new, if_match.as_deref()))
+        .await?;
+    Ok(respond::record(&pet))
+}
+
+pub async fn patch(
+    _: Auth<Staff>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    IfMatch(if_match): IfMatch,
+    body: JsonBody<PetPatchInput>,
+) -> Result<Response> {
+    let patch = PetPatch::try_from(body.value)?;
+    let pet = s
+        .app
+        .store()
+        .write(move |tx| pets::patch(tx, id, patch, if_match.as_deref()))
+        .await?;
+    Ok(respond::record(&pet))
+}
+
+pub async fn delete(
+    _: Auth<Staff>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    IfMatch(if_match): IfMatch,
+) -> Result<Response> {
+    s.app
+        .store()
+        .write(move |tx| pets::delete(tx, id, if_match.as_deref()))
+        .await?;
+    Ok(respond::no_content())
+}

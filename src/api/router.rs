@@ -1,0 +1,188 @@
+//! The route table: every operation of the interface in one place, with its stability.
+//! [`OPERATIONS`] lists the same table as data, so a test can hold it against the OpenAPI
+//! document both ways.
+
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::response::IntoResponse;
+use axum::routing::{get, MethodRouter};
+use axum::Router;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use super::error::ApiError;
+use super::extract::BODY_LIMIT;
+use super::state::AppState;
+use super::{admin, categories, docs, events, health, inventory, middleware, orders, pets, ui};
+
+/// Every operation of the interface as (method, path), in the route table's order.
+pub const OPERATIONS: &[(&str, &str)] = &[
+    ("GET", "/pets"),
+    ("POST", "/pets"),
+    ("GET", "/pets/{petId}"),
+    ("PUT", "/pets/{petId}"),
+    ("PATCH", "/pets/{petId}"),
+    ("DELETE", "/pets/{petId}"),
+    ("GET", "/categories"),
+    ("POST", "/categories"),
+    ("GET", "/categories/{categoryId}"),
+    ("PUT", "/categories/{categoryId}"),
+    ("PATCH", "/categories/{categoryId}"),
+    ("DELETE", "/categories/{categoryId}"),
+    ("GET", "/store/orders"),
+    ("POST", "/store/orders"),
+    ("GET", "/store/orders/{orderId}"),
+    ("PATCH", "/store/orders/{orderId}"),
+    ("DELETE", "/store/orders/{orderId}"),
+    ("GET", "/store/inventory"),
+    ("GET", "/store/inventory/{petId}"),
+    ("PUT", "/store/inventory/{petId}"),
+    ("GET", "/store/inventory/{petId}/adjustments"),
+    ("POST", "/store/inventory/{petId}/adjustments"),
+    ("GET", "/admin/keys"),
+    ("POST", "/admin/keys"),
+    ("PATCH", "/admin/keys/{keyId}"),
+    ("DELETE", "/admin/keys/{keyId}"),
+    ("DELETE", "/admin/keys/{keyId}/ban"),
+    ("GET", "/events"),
+    ("GET", "/health"),
+];
+
+/// Marks every answer of an operation with its `X-Stability`.
+fn stability(level: &'static str, route: MethodRouter<AppState>) -> MethodRouter<AppState> {
+    route.layer(SetResponseHeaderLayer::overriding(
+        HeaderName::from_static("x-stability"),
+        HeaderValue::from_static(level),
+    ))
+}
+
+/// The whole application: the interface, `/health`, the docs and the staff UI.
+pub fn build(state: AppState) -> Router {
+    let timeout = state.app.settings().request_timeout;
+    let interface = Router::new()
+        .route("/pets", get(pets::list).post(pets::create))
+        .route(
+            "/pets/{petId}",
+            get(pets::get)
+                .put(pets::replace)
+                .patch(pets::patch)
+                .delete(pets::delete),
+        )
+        .route(
+            "/categories",
+            get(categories::list).post(categories::create),
+        )
+        .route(
+            "/categories/{categoryId}",
+            get(categories::get)
+                .put(categories::replace)
+                .patch(categories::patch)
+                .delete(categories::delete),
+        )
+        .route("/store/orders", get(orders::list).post(orders::place))
+        .route(
+            "/store/orders/{orderId}",
+            get(orders::get).patch(orders::patch).delete(orders::cancel),
+        )
+        .route("/store/inventory", get(inventory::list))
+        .route(
+            "/store/inventory/{petId}",
+            get(inventory::get).put(inventory::set),
+        )
+        .route(
+            "/store/inventory/{petId}/adjustments",
+            stability("beta", get(inventory::history).post(inventory::adjust)),
+        )
+        .route(
+            "/admin/keys",
+            stability("beta", get(admin::list).post(admin::create)),
+        )
+        .route(
+            "/admin/keys/{keyId}",
+            stability(
+                "beta",
+                axum::routing::patch(admin::update).delete(admin::revoke),
+            ),
+        )
+        .route(
+            "/admin/keys/{keyId}/ban",
+            stability("beta", axum::routing::delete(admin::lift_ban)),
+        )
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ))
+        // The event stream is long-lived by design: no request timeout.
+        .route("/events", stability("experimental", get(events::stream)))
+        .route_layer(from_fn_with_state(state.clone(), middleware::authenticate));
+
+    let mut app = Router::new()
+        .merge(interface)
+        .route("/health", get(health::health))
+        .merge(docs::router())
+        .merge(ui::router())
+        .fallback(|| async {
+            ApiError::not_found("there is nothing at this address").into_response()
+        })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(from_fn(middleware::track));
+    if let Some(cors) = cors(&state.app.settings().cors_origins) {
+        app = app.layer(cors);
+    }
+    app.with_state(state)
+}
+
+/// CORS for the configured origins; none configured means no CORS at all.
+fn cors(origins: &[String]) -> Option<CorsLayer> {
+    let origins: Vec<HeaderValue> = origins
+        .iter()
+        .filter_map(|o| HeaderValue::from_str(o).ok())
+        .collect();
+    if origins.is_empty() {
+        return None;
+    }
+    let names = |list: &[&'static str]| {
+        list.iter()
+            .map(|n| HeaderName::from_static(n))
+            .collect::<Vec<_>>()
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(origins))
+            .allow_methods([
+                Method::GET,
+                Method::POST,
+                Method::PUT,
+                Method::PATCH,
+                Method::DELETE,
+            ])
+            .allow_headers(names(&[
+                "content-type",
+                "x-api-key",
+                "authorization",
+                "if-match",
+                "idempotency-key",
+                "last-event-id",
+            ]))
+            .expose_headers(names(&[
+                "etag",
+                "location",
+                "link",
+                "x-total-count",
+                "x-ratelimit-limit",
+                "x-ratelimit-remaining",
+                "x-ratelimit-reset",
+                "ratelimit",
+                "ratelimit-policy",
+                "retry-after",
+                "deprecation",
+                "sunset",
+                "x-stability",
+            ]))
+            .max_age(Duration::from_secs(600)),
+    )
+}

@@ -1,0 +1,120 @@
+//! The active keys, in memory, by the hash of their secret.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use super::secret::{hash, Secret};
+use crate::domain::key::{KeyRecord, Role};
+use crate::limits::Quota;
+
+/// The caller of a request, once its key is known.
+#[derive(Debug)]
+pub struct Caller {
+    pub key_id: i64,
+    pub name: String,
+    pub role: Role,
+    pub quota: Quota,
+    /// Unix seconds of the last request; saved to the store from time to time.
+    last_used: AtomicI64,
+}
+
+impl Caller {
+    pub fn new(key_id: i64, name: String, role: Role, quota: Quota) -> Self {
+        Self {
+            key_id,
+            name,
+            role,
+            quota,
+            last_used: AtomicI64::new(0),
+        }
+    }
+
+    fn from_record(record: &KeyRecord) -> Self {
+        Self::new(record.id, record.name.clone(), record.role, record.quota())
+    }
+
+    /// Whether the caller's role includes `role`.
+    pub fn may(&self, role: Role) -> bool {
+        self.role >= role
+    }
+}
+
+/// Active keys by secret hash. Reads take a shared lock only.
+#[derive(Default)]
+pub struct Keyring {
+    stored: RwLock<Arc<HashMap<String, Arc<Caller>>>>,
+    session: RwLock<HashMap<String, Arc<Caller>>>,
+}
+
+/// Id of keys that live only in this process's memory.
+pub const SESSION_KEY_ID: i64 = 0;
+
+impl Keyring {
+    /// Replaces the stored keys with `records` (hash, record), keeping last-use times.
+    pub fn replace(&self, records: Vec<(String, KeyRecord)>) {
+        let previous = self.snapshot();
+        let map = records
+            .into_iter()
+            .map(|(hash, record)| {
+                let caller = Caller::from_record(&record);
+                let last = previous
+                    .get(&hash)
+                    .map_or(0, |c| c.last_used.load(Ordering::Relaxed));
+                caller.last_used.store(last, Ordering::Relaxed);
+                (hash, Arc::new(caller))
+            })
+            .collect();
+        *self.stored.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(map);
+    }
+
+    fn snapshot(&self) -> Arc<HashMap<String, Arc<Caller>>> {
+        self.stored
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The caller a secret belongs to, if it is an active key; notes the use.
+    pub fn resolve(&self, secret: &str, now: i64) -> Option<Arc<Caller>> {
+        let hashed = hash(secret);
+        let caller = self.snapshot().get(&hashed).cloned().or_else(|| {
+            self.session
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&hashed)
+                .cloned()
+        })?;
+        caller.last_used.store(now, Ordering::Relaxed);
+        Some(caller)
+    }
+
+    /// An admin key that lives only in this process's memory (for the desktop window).
+    pub fn add_session_key(&self, name: &str, quota: Quota) -> String {
+        let secret = Secret::generate();
+        let caller = Caller::new(SESSION_KEY_ID, name.to_owned(), Role::Admin, quota);
+        self.session
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(hash(secret.expose()), Arc::new(caller));
+        secret.into_string()
+    }
+
+    /// When a stored key was last used (Unix seconds), as this process saw it.
+    pub fn last_used(&self, key_id: i64) -> Option<i64> {
+        self.snapshot()
+            .values()
+            .find(|c| c.key_id == key_id)
+            .map(|c| c.last_used.load(Ordering::Relaxed))
+            .filter(|&at| at > 0)
+    }
+
+    /// Stored keys used since `since` (Unix seconds), with the time of their last use.
+    pub fn used_since(&self, since: i64) -> Vec<(i64, i64)> {
+        self.snapshot()
+            .values()
+            .map(|c| (c.key_id, c.last_used.load(Ordering::Relaxed)))
+            .filter(|&(_, at)| at > since)
+            .collect()
+    }
+}

@@ -1,0 +1,206 @@
+//! The `petstore` command line: `serve` (the default), `keys create|list|revoke` and
+//! `backup FILE`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::domain::key::{NewKey, NewKeyInput};
+use crate::settings::{ServeArgs, Settings};
+use crate::store::{self, Store};
+use crate::{App, Error};
+
+/// Pet Store: a pet shop's inventory, served to the shop's tills and tablets on a local SQLite file.
+#[derive(Parser)]
+#[command(name = "petstore", version, about)]
+pub struct Cli {
+    /// The store's SQLite file [default: store.sqlite in this user's data folder]
+    #[arg(long, env = "PETSTORE_DB", global = true)]
+    pub db: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Serve the API, the staff UI and the docs (the default)
+    Serve(ServeArgs),
+    /// Create, list or revoke API keys
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Copy the live store to FILE, consistently, while it keeps serving
+    Backup {
+        /// Where to write the copy (must not exist yet)
+        file: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum KeysCommand {
+    /// Create a key and print its secret (shown this once)
+    Create {
+        #[arg(long)]
+        name: String,
+        /// readonly, pos, staff or admin
+        #[arg(long)]
+        role: String,
+        /// free, pro, business or enterprise
+        #[arg(long, default_value = "free")]
+        plan: String,
+        /// Requests a minute (enterprise only)
+        #[arg(long)]
+        per_minute: Option<u64>,
+        /// Requests a day (enterprise only)
+        #[arg(long)]
+        per_day: Option<u64>,
+    },
+    /// List keys (never their secrets)
+    List,
+    /// Revoke a key by id; it stops working within two seconds on a running server
+    Revoke { id: i64 },
+}
+
+/// Settings for a command that only needs the store.
+fn store_settings(db: Option<PathBuf>) -> Result<Settings, Error> {
+    Settings::new(db, ServeArgs::default())
+}
+
+/// Runs a key command against the store.
+pub fn keys(db: Option<PathBuf>, command: KeysCommand, out: &mut impl Write) -> Result<(), Error> {
+    let settings = store_settings(db)?;
+    let store = Store::open(&settings.db)?;
+    let result = run_keys(&store, command, out);
+    store.close();
+    result
+}
+
+fn run_keys(store: &Store, command: KeysCommand, out: &mut impl Write) -> Result<(), Error> {
+    match command {
+        KeysCommand::Create {
+            name,
+            role,
+            plan,
+            per_minute,
+            per_day,
+        } => {
+            let new = NewKey::try_from(NewKeyInput {
+                name: Some(name),
+                role: Some(role),
+                plan: Some(plan),
+                per_minute,
+                per_day,
+            })
+            .map_err(|e| Error::Settings(e.to_string()))?;
+            let secret = crate::auth::Secret::generate().into_string();
+            let (prefix, hash) = (crate::auth::prefix(&secret), crate::auth::hash(&secret));
+            let key =
+                store.write_blocking(move |tx| store::keys::insert(tx, &new, &prefix, &hash))?;
+            writeln!(
+                out,
+                "Created key {} \"{}\" ({}, {}).",
+                key.id,
+                key.name,
+                key.role.as_str(),
+                key.plan.as_str()
+            )?;
+            writeln!(out, "Secret (shown only now; keep it safe): {secret}")?;
+        }
+        KeysCommand::List => {
+            let keys = store.read_blocking(store::keys::list)?;
+            writeln!(
+                out,
+                "{:>4}  {:<24} {:<9} {:<11} {:<13} {:<21} state",
+                "id", "name", "role", "plan", "prefix", "last used"
+            )?;
+            for key in keys {
+                let state = if key.revoked_at.is_some() {
+                    "revoked"
+                } else {
+                    "active"
+                };
+                writeln!(
+                    out,
+                    "{:>4}  {:<24} {:<9} {:<11} {:<13} {:<21} {state}",
+                    key.id,
+                    key.name,
+                    key.role.as_str(),
+                    key.plan.as_str(),
+                    key.prefix,
+                    key.last_used_at.as_deref().unwrap_or("never"),
+                )?;
+            }
+        }
+        KeysCommand::Revoke { id } => {
+            let key = store.write_blocking(move |tx| store::keys::revoke(tx, id))?;
+            writeln!(out, "Revoked key {} \"{}\".", key.id, key.name)?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies the live store to `file`.
+pub fn backup(db: Option<PathBuf>, file: PathBuf, out: &mut impl Write) -> Result<(), Error> {
+    let settings = store_settings(db)?;
+    store::backup(&settings.db, &file)?;
+    writeln!(
+        out,
+        "Backed up {} to {}.",
+        settings.db.display(),
+        file.display()
+    )?;
+    Ok(())
+}
+
+/// Serves until Ctrl-C or SIGTERM, printing the address (and a new store's admin key once).
+pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<(), Error> {
+    let settings = Settings::new(db, args)?;
+    let app = App::open(&settings)?;
+    let listener = tokio::net::TcpListener::bind(settings.bind)
+        .await
+        .map_err(|e| Error::Settings(format!("cannot listen on {}: {e}", settings.bind)))?;
+    let addr = listener.local_addr()?;
+    {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "petstore listening on http://{addr}")?;
+        writeln!(
+            out,
+            "Staff UI: http://{addr}/   API docs: http://{addr}/docs   Store: {}",
+            settings.db.display()
+        )?;
+        if let Some(secret) = app.first_admin_key() {
+            writeln!(
+                out,
+                "This is a new store. Its admin key (shown only now; keep it safe):"
+            )?;
+            writeln!(out, "  {secret}")?;
+        }
+        out.flush()?;
+    }
+    crate::serve(listener, app.clone(), shutdown_signal()).await?;
+    app.close();
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

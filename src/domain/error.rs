@@ -1,0 +1,67 @@
+//! Why a domain operation was refused. Each variant has one stable error code.
+
+use thiserror::Error;
+
+/// A request that is well-formed but clashes with the rules or with the current state.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+pub enum DomainError {
+    #[error("{field}: {message}")]
+    Validation { field: String, message: String },
+    #[error("no {kind} with id {id}")]
+    NotFound { kind: &'static str, id: i64 },
+    #[error("categoryId {0} does not name a category")]
+    UnknownCategory(i64),
+    #[error("petId {0} does not name a pet")]
+    UnknownPet(i64),
+    #[error("pet {pet_id} has {available} in stock; {requested} requested")]
+    InsufficientStock {
+        pet_id: i64,
+        available: i64,
+        requested: i64,
+    },
+    #[error("pet {pet_id} is {status} and cannot be ordered")]
+    PetNotAvailable { pet_id: i64, status: String },
+    #[error("order {0} is already complete")]
+    OrderAlreadyComplete(i64),
+    #[error("category {0} still has pets; move or delete them first")]
+    CategoryInUse(i64),
+    #[error("pet {0} has open orders; complete or cancel them first")]
+    PetHasOpenOrders(i64),
+    #[error("a category named \"{0}\" already exists")]
+    DuplicateName(String),
+    #[error("the record has changed since it was read (If-Match does not match its ETag)")]
+    PreconditionFailed,
+    #[error("this Idempotency-Key was already used with a different request body")]
+    IdempotencyKeyReused,
+    #[error("a request with this Idempotency-Key is still being processed")]
+    IdempotencyInProgress,
+}
+
+impl DomainError {
+    /// A validation failure on `field`.
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
+        Self::Validation {
+            field: field.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// The stable snake_case code the interface reports for this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Validation { .. } => "validation_failed",
+            Self::NotFound { .. } => "not_found",
+            Self::UnknownCategory(_) => "unknown_category",
+            Self::UnknownPet(_) => "unknown_pet",
+            Self::InsufficientStock { .. } => "insufficient_stock",
+            Self::PetNotAvailable { .. } => "pet_not_available",
+            Self::OrderAlreadyComplete(_) => "order_already_complete",
+            Self::CategoryInUse(_) => "category_in_use",
+            Self::PetHasOpenOrders(_) => "pet_has_open_orders",
+            Self::DuplicateName(_) => "duplicate_name",
+            Self::PreconditionFailed => "precondition_failed",
+            Self::IdempotencyKeyReused => "idempotency_key_reused",
+            Self::IdempotencyInProgress => "conflict",
+        }
+    }
+}

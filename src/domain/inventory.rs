@@ -1,0 +1,190 @@
+//! Stock counts per pet and the history of every change to them.
+
+use serde::{Deserialize, Serialize};
+
+use super::pet::PetStatus;
+use super::{text, DomainError};
+
+/// Most units of one pet a shop can hold.
+pub const STOCK_MAX: i64 = 1_000_000;
+
+/// A pet's stock as the interface shows it. A pet without a status shows `available`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InventoryItem {
+    pub pet_id: i64,
+    pub quantity: i64,
+    pub status: PetStatus,
+}
+
+impl InventoryItem {
+    pub fn new(pet_id: i64, quantity: i64, status: Option<PetStatus>) -> Self {
+        Self {
+            pet_id,
+            quantity,
+            status: status.unwrap_or(PetStatus::Available),
+        }
+    }
+}
+
+/// What caused a change of stock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Order,
+    Cancel,
+    Set,
+    Adjustment,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Order => "order",
+            Self::Cancel => "cancel",
+            Self::Set => "set",
+            Self::Adjustment => "adjustment",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        [Self::Order, Self::Cancel, Self::Set, Self::Adjustment]
+            .into_iter()
+            .find(|s| s.as_str() == raw)
+    }
+}
+
+/// One entry of a pet's stock history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StockChange {
+    pub id: i64,
+    pub pet_id: i64,
+    pub delta: i64,
+    pub quantity_after: i64,
+    pub reason: Option<String>,
+    pub source: Source,
+    pub order_id: Option<i64>,
+    pub key_name: Option<String>,
+    pub at: String,
+}
+
+/// The body of `PUT /store/inventory/{petId}` as sent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InventoryUpdateInput {
+    pub quantity: Option<i64>,
+    pub reason: Option<String>,
+}
+
+/// A validated stock count to set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InventoryUpdate {
+    pub quantity: i64,
+    pub reason: Option<String>,
+}
+
+impl TryFrom<InventoryUpdateInput> for InventoryUpdate {
+    type Error = DomainError;
+
+    fn try_from(input: InventoryUpdateInput) -> Result<Self, DomainError> {
+        let quantity = input
+            .quantity
+            .ok_or_else(|| DomainError::invalid("quantity", "is required"))?;
+        if !(0..=STOCK_MAX).contains(&quantity) {
+            return Err(DomainError::invalid(
+                "quantity",
+                format!("must be between 0 and {STOCK_MAX}"),
+            ));
+        }
+        Ok(Self {
+            quantity,
+            reason: text::reason("reason", input.reason.as_deref())?,
+        })
+    }
+}
+
+/// The body of `POST /store/inventory/{petId}/adjustments` as sent.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AdjustmentInput {
+    pub delta: Option<i64>,
+    pub reason: Option<String>,
+}
+
+/// A validated relative change of stock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adjustment {
+    pub delta: i64,
+    pub reason: Option<String>,
+}
+
+impl TryFrom<AdjustmentInput> for Adjustment {
+    type Error = DomainError;
+
+    fn try_from(input: AdjustmentInput) -> Result<Self, DomainError> {
+        let delta = input
+            .delta
+            .ok_or_else(|| DomainError::invalid("delta", "is required"))?;
+        if delta == 0 || !(-STOCK_MAX..=STOCK_MAX).contains(&delta) {
+            return Err(DomainError::invalid(
+                "delta",
+                format!("must be a non-zero integer between -{STOCK_MAX} and {STOCK_MAX}"),
+            ));
+        }
+        Ok(Self {
+            delta,
+            reason: text::reason("reason", input.reason.as_deref())?,
+        })
+    }
+}
+
+/// The stock after adding `delta`: never below 0, never above [`STOCK_MAX`].
+pub fn adjust(pet_id: i64, stock: i64, delta: i64) -> Result<i64, DomainError> {
+    let after = stock + delta;
+    if after < 0 {
+        return Err(DomainError::InsufficientStock {
+            pet_id,
+            available: stock,
+            requested: -delta,
+        });
+    }
+    if after > STOCK_MAX {
+        return Err(DomainError::invalid(
+            "delta",
+            format!(
+                "would take the stock to {after}, above the most a shop can hold ({STOCK_MAX})"
+            ),
+        ));
+    }
+    Ok(after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stock_never_goes_below_zero_or_above_the_maximum() {
+        assert_eq!(adjust(1, 5, -5).unwrap(), 0);
+        assert_eq!(adjust(1, 5, -6).unwrap_err().code(), "insufficient_stock");
+        assert_eq!(
+            adjust(1, STOCK_MAX, 1).unwrap_err().code(),
+            "validation_failed"
+        );
+    }
+
+    #[test]
+    fn a_pet_without_status_is_reported_available() {
+        assert_eq!(InventoryItem::new(1, 0, None).status, PetStatus::Available);
+    }
+
+    #[test]
+    fn a_zero_adjustment_is_refused() {
+        let input = AdjustmentInput {
+            delta: Some(0),
+            reason: None,
+        };
+        assert!(Adjustment::try_from(input).is_err());
+    }
+}

@@ -1,0 +1,31 @@
+//! The shop's records, their validation and their state transitions.
+//!
+//! Nothing here knows about HTTP or SQL: request bodies arrive as the loose `*Input` shapes
+//! and become validated domain values through `TryFrom`, so every rule lives in one place.
+//! The store calls the transition functions inside its transactions; the API maps
+//! [`DomainError`] to the interface's error codes.
+
+pub mod category;
+pub mod error;
+pub mod etag;
+pub mod event;
+pub mod inventory;
+pub mod key;
+pub mod order;
+pub mod pet;
+pub mod query;
+pub mod text;
+pub mod time;
+
+pub use error::DomainError;
+
+/// Deserializes a field that may be absent, `null`, or a value: the three cases of a
+/// merge patch (RFC 7396). Absent is `None`, `null` is `Some(None)`.
+pub fn double_option<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    T: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize;
+    Option::<T>::deserialize(deserializer).map(Some)
+}

@@ -1,0 +1,90 @@
+//! What a list request asks for: filters, sort order and the page.
+
+use super::pet::PetStatus;
+
+/// Most records in one page.
+pub const LIMIT_MAX: i64 = 500;
+/// Records in a page when the client does not say.
+pub const LIMIT_DEFAULT: i64 = 50;
+/// Most ids in one `ids` filter.
+pub const IDS_MAX: usize = 100;
+
+/// A window of a list: `limit` records from `offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    pub limit: i64,
+    pub offset: i64,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Self {
+            limit: LIMIT_DEFAULT,
+            offset: 0,
+        }
+    }
+}
+
+/// One page of a list and how many records the whole list has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paged<T> {
+    pub items: Vec<T>,
+    pub total: i64,
+}
+
+/// The orders `GET /pets` can sort by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PetSort {
+    #[default]
+    IdAsc,
+    IdDesc,
+    NameAsc,
+    NameDesc,
+}
+
+impl PetSort {
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "id" => Some(Self::IdAsc),
+            "-id" => Some(Self::IdDesc),
+            "name" => Some(Self::NameAsc),
+            "-name" => Some(Self::NameDesc),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PetQuery {
+    /// Any of these statuses; empty means any status (or none).
+    pub statuses: Vec<PetStatus>,
+    pub category_id: Option<i64>,
+    /// Name contains, case-insensitively.
+    pub q: Option<String>,
+    /// Only these ids; empty means all.
+    pub ids: Vec<i64>,
+    pub sort: PetSort,
+    pub page: Page,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CategoryQuery {
+    pub q: Option<String>,
+    pub page: Page,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OrderQuery {
+    pub complete: Option<bool>,
+    pub pet_id: Option<i64>,
+    pub page: Page,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InventoryQuery {
+    /// Any of these statuses, a pet without one counting as `available`.
+    pub statuses: Vec<PetStatus>,
+    /// Only quantities below this.
+    pub below: Option<i64>,
+    pub page: Page,
+}

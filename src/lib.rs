@@ -1,0 +1,35 @@
+//! Pet Store: a pet shop's inventory, served as a JSON API on a local SQLite file.
+//!
+//! A short tour:
+//! - [`domain`]: the records (pets, categories, orders, stock), their validation and the
+//!   transition rules. No HTTP, no SQL.
+//! - [`store`]: SQLite through one writer thread with group commit and a few readers.
+//! - [`auth`] and [`limits`]: who is calling, and how much they may call.
+//! - `api`: the HTTP interface, the staff UI and the docs, served by [`serve`].
+//! - [`App`]: the store, keys and limiter together, shared by every listener.
+//!
+//! Embedding the server (as the desktop shell does):
+//! ```no_run
+//! # async fn run() -> Result<(), petstore::Error> {
+//! let settings = petstore::Settings::from_env()?;
+//! let app = petstore::App::open(&settings)?;
+//! let listener = tokio::net::TcpListener::bind(settings.bind).await?;
+//! petstore::serve(listener, app.clone(), async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! app.close();
+//! # Ok(()) }
+//! ```
+
+mod api;
+mod app;
+pub mod auth;
+pub mod cli;
+pub mod domain;
+mod error;
+pub mod limits;
+pub mod settings;
+pub mod store;
+
+pub use api::{serve, ApiError, OPENAPI_JSON, OPERATIONS};
+pub use app::{App, FIRST_ADMIN_QUOTA};
+pub use error::Error;
+pub use settings::{ServeArgs, Settings};

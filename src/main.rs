@@ -1,0 +1,39 @@
+//! `petstore`: settings → store → listener → serve (see [`petstore::cli`]).
+
+use clap::Parser;
+use petstore::cli::{self, Cli, Command};
+use petstore::ServeArgs;
+
+fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PETSTORE_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false)
+        .init();
+    let cli = Cli::parse();
+    let mut out = std::io::stdout();
+    let result = match cli.command {
+        Some(Command::Keys(command)) => cli::keys(cli.db, command, &mut out),
+        Some(Command::Backup { file }) => cli::backup(cli.db, file, &mut out),
+        Some(Command::Serve(args)) => run_server(cli.db, args),
+        None => ServeArgs::default_from_env().and_then(|args| run_server(cli.db, args)),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("petstore: {err}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_server(db: Option<std::path::PathBuf>, args: ServeArgs) -> Result<(), petstore::Error> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(cli::serve(db, args))
+}

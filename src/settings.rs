@@ -1,0 +1,153 @@
+//! Settings: defaults, then `PETSTORE_*` variables, then flags (a flag beats a variable,
+//! which beats the default). The headless server and the desktop app read the same ones.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use clap::Args;
+
+use crate::limits::BanPolicy;
+use crate::Error;
+
+/// The sunset of `GET /pets/{petId}` unless a setting moves it.
+pub const DEFAULT_SUNSET: &str = "2027-06-30T00:00:00Z";
+
+/// The serving settings, as flags of `petstore serve` and as `PETSTORE_*` variables.
+#[derive(Args, Clone, Default)]
+pub struct ServeArgs {
+    /// Address and port to listen on. Use 0.0.0.0:8080 to let devices on the LAN in.
+    #[arg(long, env = "PETSTORE_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: Option<SocketAddr>,
+    /// The first admin key's secret, used only when the store has no key yet.
+    #[arg(long, env = "PETSTORE_ADMIN_KEY", hide_env_values = true)]
+    pub admin_key: Option<String>,
+    /// When `GET /pets/{petId}` stops working (RFC 3339).
+    #[arg(long, env = "PETSTORE_SUNSET", default_value = DEFAULT_SUNSET)]
+    pub sunset: Option<DateTime<Utc>>,
+    /// Web origins allowed to call the API from a browser (CORS); none by default.
+    #[arg(
+        long = "cors-origin",
+        env = "PETSTORE_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
+    /// Seconds a request may take before it is answered 408.
+    #[arg(long, env = "PETSTORE_REQUEST_TIMEOUT", default_value_t = 30)]
+    pub request_timeout: u64,
+    /// Rate limits on (`on`) or off (`off`, for benchmarks on a trusted machine).
+    #[arg(long, env = "PETSTORE_RATE_LIMITS", default_value = "on", value_parser = ["on", "off"])]
+    pub rate_limits: String,
+    /// Refusals (429) in one minute after which a caller is banned.
+    #[arg(long, env = "PETSTORE_BAN_AFTER", default_value_t = 30)]
+    pub ban_after: u32,
+    /// How long a ban lasts, in seconds.
+    #[arg(long, env = "PETSTORE_BAN_SECONDS", default_value_t = 900)]
+    pub ban_seconds: u64,
+}
+
+/// Everything the server needs to know to run.
+#[derive(Clone)]
+pub struct Settings {
+    /// The SQLite file of the store.
+    pub db: PathBuf,
+    pub bind: SocketAddr,
+    /// Secret of the first admin key (only used on an empty store).
+    pub admin_key: Option<String>,
+    pub sunset: DateTime<Utc>,
+    pub cors_origins: Vec<String>,
+    pub request_timeout: Duration,
+    pub rate_limits: bool,
+    pub ban: BanPolicy,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("db", &self.db)
+            .field("bind", &self.bind)
+            .field("admin_key", &self.admin_key.as_ref().map(|_| "<redacted>"))
+            .field("sunset", &self.sunset)
+            .field("cors_origins", &self.cors_origins)
+            .field("request_timeout", &self.request_timeout)
+            .field("rate_limits", &self.rate_limits)
+            .field("ban", &self.ban)
+            .finish()
+    }
+}
+
+impl Settings {
+    /// Settings from `db` (or the default data folder) and the serving arguments.
+    pub fn new(db: Option<PathBuf>, args: ServeArgs) -> Result<Self, Error> {
+        let db = match db {
+            Some(db) => db,
+            None => default_db_path()?,
+        };
+        let defaults = BanPolicy::default();
+        Ok(Self {
+            db,
+            bind: args
+                .bind
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
+            admin_key: args.admin_key.filter(|k| !k.trim().is_empty()),
+            sunset: args.sunset.unwrap_or_else(default_sunset),
+            cors_origins: args
+                .cors_origins
+                .into_iter()
+                .filter(|o| !o.is_empty())
+                .collect(),
+            request_timeout: Duration::from_secs(args.request_timeout.max(1)),
+            rate_limits: args.rate_limits != "off",
+            ban: BanPolicy {
+                max_rejections: args.ban_after,
+                ban_secs: args.ban_seconds,
+                ..defaults
+            },
+        })
+    }
+
+    /// Settings from the `PETSTORE_*` variables alone (the desktop app has no flags).
+    pub fn from_env() -> Result<Self, Error> {
+        let parsed = EnvOnly::read()?;
+        Self::new(parsed.db, parsed.serve)
+    }
+}
+
+/// The settings as the `PETSTORE_*` variables (and defaults) give them, without flags.
+#[derive(clap::Parser)]
+struct EnvOnly {
+    #[arg(long, env = "PETSTORE_DB")]
+    db: Option<PathBuf>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+impl EnvOnly {
+    fn read() -> Result<Self, Error> {
+        <Self as clap::Parser>::try_parse_from(["petstore"])
+            .map_err(|e| Error::Settings(e.to_string()))
+    }
+}
+
+impl ServeArgs {
+    /// The serving settings from `PETSTORE_*` variables and defaults (no flags given).
+    pub fn default_from_env() -> Result<Self, Error> {
+        EnvOnly::read().map(|parsed| parsed.serve)
+    }
+}
+
+fn default_sunset() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(DEFAULT_SUNSET)
+        .map(|d| d.with_timezone(&Utc))
+        .unwrap_or_else(|_| Utc::now())
+}
+
+/// `store.sqlite` in the operating system's data folder for this program.
+pub fn default_db_path() -> Result<PathBuf, Error> {
+    directories::ProjectDirs::from("shop", "petstore", "petstore")
+        .map(|dirs| dirs.data_dir().join("store.sqlite"))
+        .ok_or_else(|| {
+            Error::Settings("cannot find a data folder for this user; pass --db PATH".into())
+        })
+}

@@ -1,0 +1,37 @@
+//! Opening connections with the settings every connection of the store needs.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::Result;
+
+/// How long a connection waits for a lock held by another program before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The writer's connection: WAL, foreign keys, and `synchronous=FULL` so that a commit
+/// is on the disk before anyone is told it happened.
+pub fn open_writer(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Checkpoints run from the writer between groups; keep the WAL from growing unbounded.
+    conn.pragma_update(None, "wal_autocheckpoint", 1000)?;
+    Ok(conn)
+}
+
+/// A reader's connection: read-only, so a bug cannot write through it.
+pub fn open_reader(path: &Path) -> Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI,
+    )?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}

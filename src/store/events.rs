@@ -1,0 +1,49 @@
+//! The change events kept in the database, so a subscriber can resume where it left off.
+
+use rusqlite::{params, Connection};
+
+use super::{Result, Tx};
+use crate::domain::event::Event;
+
+/// How long events are kept for resuming, in hours.
+pub const KEEP_HOURS: i64 = 24;
+/// Most events kept, whatever their age.
+pub const KEEP_MAX: i64 = 100_000;
+
+/// Events after `last_id`, oldest first, at most `limit`.
+pub fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<Event>> {
+    let rows = conn
+        .prepare_cached("SELECT id, type, at, data FROM events WHERE id > ?1 ORDER BY id LIMIT ?2")?
+        .query_map(params![last_id, limit], |row| {
+            let data: String = row.get(3)?;
+            Ok(Event {
+                id: row.get(0)?,
+                kind: row.get(1)?,
+                at: row.get(2)?,
+                data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// The newest event's id (0 when there is none).
+pub fn last_id(conn: &Connection) -> Result<i64> {
+    Ok(
+        conn.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |row| {
+            row.get(0)
+        })?,
+    )
+}
+
+/// Drops events older than [`KEEP_HOURS`] and beyond the newest [`KEEP_MAX`].
+pub fn prune(tx: &Tx<'_>) -> Result<usize> {
+    let cutoff =
+        crate::domain::time::format(chrono::Utc::now() - chrono::Duration::hours(KEEP_HOURS));
+    let by_age = tx.execute("DELETE FROM events WHERE at < ?1", [cutoff])?;
+    let by_count = tx.execute(
+        "DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?1",
+        [KEEP_MAX],
+    )?;
+    Ok(by_age + by_count)
+}

@@ -1,0 +1,131 @@
+//! API keys: stored with a hash of their secret, never the secret itself.
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::{Result, Tx};
+use crate::domain::key::{KeyRecord, NewKey, Role};
+use crate::domain::{time, DomainError};
+use crate::limits::{Plan, Quota};
+
+const COLUMNS: &str =
+    "id, name, role, plan, per_minute, per_day, prefix, created_at, last_used_at, revoked_at";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
+    let role: String = row.get(2)?;
+    let plan: String = row.get(3)?;
+    let per_minute: Option<i64> = row.get(4)?;
+    let per_day: Option<i64> = row.get(5)?;
+    Ok(KeyRecord {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        role: Role::parse(&role).unwrap_or(Role::Readonly),
+        plan: plan.parse().unwrap_or(Plan::Free),
+        custom: per_minute.zip(per_day).map(|(m, d)| Quota {
+            per_minute: m.max(0) as u64,
+            per_day: d.max(0) as u64,
+        }),
+        prefix: row.get(6)?,
+        created_at: row.get(7)?,
+        last_used_at: row.get(8)?,
+        revoked_at: row.get(9)?,
+    })
+}
+
+/// Stores a new key under the hash of its secret.
+pub fn insert(tx: &Tx<'_>, new: &NewKey, prefix: &str, secret_hash: &str) -> Result<KeyRecord> {
+    let created_at = time::now();
+    tx.execute(
+        "INSERT INTO api_keys (name, role, plan, per_minute, per_day, prefix, secret_hash, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            new.name,
+            new.role.as_str(),
+            new.plan.as_str(),
+            new.custom.map(|q| q.per_minute as i64),
+            new.custom.map(|q| q.per_day as i64),
+            prefix,
+            secret_hash,
+            created_at
+        ],
+    )?;
+    Ok(KeyRecord {
+        id: tx.last_insert_rowid(),
+        name: new.name.clone(),
+        role: new.role,
+        plan: new.plan,
+        custom: new.custom,
+        prefix: prefix.to_owned(),
+        created_at,
+        last_used_at: None,
+        revoked_at: None,
+    })
+}
+
+/// Every key, revoked ones included, oldest first.
+pub fn list(conn: &Connection) -> Result<Vec<KeyRecord>> {
+    let keys = conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM api_keys ORDER BY id"))?
+        .query_map([], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(keys)
+}
+
+pub fn require(conn: &Connection, id: i64) -> Result<KeyRecord> {
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM api_keys WHERE id = ?1"))?
+        .query_row([id], from_row)
+        .optional()?
+        .ok_or(DomainError::NotFound { kind: "key", id }.into())
+}
+
+/// The keys that may be used, with the hashes of their secrets.
+pub fn active(conn: &Connection) -> Result<Vec<(String, KeyRecord)>> {
+    let keys = conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, secret_hash FROM api_keys WHERE revoked_at IS NULL"
+        ))?
+        .query_map([], |row| Ok((row.get(10)?, from_row(row)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(keys)
+}
+
+/// Whether the store has any key at all (an empty store gets its first admin key).
+pub fn any(conn: &Connection) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM api_keys LIMIT 1")?
+        .exists([])?)
+}
+
+pub fn update(tx: &Tx<'_>, id: i64, new: &NewKey) -> Result<KeyRecord> {
+    require(tx, id)?;
+    tx.execute(
+        "UPDATE api_keys SET name = ?2, role = ?3, plan = ?4, per_minute = ?5, per_day = ?6 WHERE id = ?1",
+        params![
+            id,
+            new.name,
+            new.role.as_str(),
+            new.plan.as_str(),
+            new.custom.map(|q| q.per_minute as i64),
+            new.custom.map(|q| q.per_day as i64)
+        ],
+    )?;
+    require(tx, id)
+}
+
+/// Revokes a key; revoking a revoked key changes nothing.
+pub fn revoke(tx: &Tx<'_>, id: i64) -> Result<KeyRecord> {
+    require(tx, id)?;
+    tx.execute(
+        "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+        params![id, time::now()],
+    )?;
+    require(tx, id)
+}
+
+/// Records when keys were last used.
+pub fn touch(tx: &Tx<'_>, uses: &[(i64, String)]) -> Result<()> {
+    let mut update = tx.prepare_cached("UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1")?;
+    for (id, at) in uses {
+        update.execute(params![id, at])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,168 @@
+//! Queries and changes of pets.
+
+use rusqlite::types::Value;
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
+
+use super::sql::{contains_pattern, Filter};
+use super::{categories, Result, Tx};
+use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
+use crate::domain::query::{Paged, PetQuery, PetSort};
+use crate::domain::{etag, text, DomainError};
+
+const COLUMNS: &str = "id, name, category_id, status";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
+    let status: Option<String> = row.get(3)?;
+    Ok(Pet {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        category_id: row.get(2)?,
+        status: status.as_deref().and_then(PetStatus::parse),
+    })
+}
+
+pub fn get(conn: &Connection, id: i64) -> Result<Option<Pet>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM pets WHERE id = ?1"))?
+        .query_row([id], from_row)
+        .optional()?)
+}
+
+/// The pet, or `not_found`.
+pub fn require(conn: &Connection, id: i64) -> Result<Pet> {
+    get(conn, id)?.ok_or(DomainError::NotFound { kind: "pet", id }.into())
+}
+
+pub fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
+    let mut filter = Filter::default();
+    if !query.statuses.is_empty() {
+        let values = query
+            .statuses
+            .iter()
+            .map(|s| Value::Text(s.as_str().into()))
+            .collect();
+        filter.and_in("status", values);
+    }
+    if let Some(category_id) = query.category_id {
+        filter.and("category_id = ?", [Value::Integer(category_id)]);
+    }
+    if let Some(q) = &query.q {
+        filter.and(
+            "name_fold LIKE ? ESCAPE '\\'",
+            [Value::Text(contains_pattern(&text::fold(q)))],
+        );
+    }
+    if !query.ids.is_empty() {
+        filter.and_in(
+            "id",
+            query.ids.iter().map(|&id| Value::Integer(id)).collect(),
+        );
+    }
+    let order = match query.sort {
+        PetSort::IdAsc => "id",
+        PetSort::IdDesc => "id DESC",
+        PetSort::NameAsc => "name_fold, id",
+        PetSort::NameDesc => "name_fold DESC, id DESC",
+    };
+    let where_sql = filter.sql();
+    let items = conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM pets{where_sql} ORDER BY {order} LIMIT ? OFFSET ?"
+        ))?
+        .query_map(
+            params_from_iter(filter.params_with_page(query.page)),
+            from_row,
+        )?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let total = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM pets{where_sql}"))?
+        .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
+    Ok(Paged { items, total })
+}
+
+/// Creates a pet and its stock record at 0.
+pub fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
+    categories::require_for_pet(tx, new.category_id)?;
+    tx.prepare_cached(
+        "INSERT INTO pets (name, name_fold, category_id, status) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![
+        new.name,
+        text::fold(&new.name),
+        new.category_id,
+        new.status.map(PetStatus::as_str)
+    ])?;
+    let id = tx.last_insert_rowid();
+    tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
+        .execute([id])?;
+    let pet = Pet {
+        id,
+        name: new.name,
+        category_id: new.category_id,
+        status: new.status,
+    };
+    tx.emit("pet.created", &pet)?;
+    Ok(pet)
+}
+
+/// Replaces a pet's fields (`PUT`): a missing status clears it.
+pub fn replace(tx: &mut Tx<'_>, id: i64, new: NewPet, if_match: Option<&str>) -> Result<Pet> {
+    let current = require(tx, id)?;
+    etag::check(if_match, &current)?;
+    write(tx, current, new)
+}
+
+/// Applies a merge patch to a pet.
+pub fn patch(tx: &mut Tx<'_>, id: i64, patch: PetPatch, if_match: Option<&str>) -> Result<Pet> {
+    let current = require(tx, id)?;
+    etag::check(if_match, &current)?;
+    let new = patch.apply(&current);
+    write(tx, current, new)
+}
+
+fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
+    if new.category_id != current.category_id {
+        categories::require_for_pet(tx, new.category_id)?;
+    }
+    let pet = Pet {
+        id: current.id,
+        name: new.name,
+        category_id: new.category_id,
+        status: new.status,
+    };
+    if pet != current {
+        tx.prepare_cached("UPDATE pets SET name = ?2, name_fold = ?3, category_id = ?4, status = ?5 WHERE id = ?1")?
+            .execute(params![pet.id, pet.name, text::fold(&pet.name), pet.category_id, pet.status.map(PetStatus::as_str)])?;
+        tx.emit("pet.updated", &pet)?;
+    }
+    Ok(pet)
+}
+
+/// Sets a pet's status as a consequence of an order (rules 2–4), announcing the change.
+pub fn set_status(tx: &mut Tx<'_>, pet: &Pet, status: Option<PetStatus>) -> Result<()> {
+    if pet.status == status {
+        return Ok(());
+    }
+    tx.prepare_cached("UPDATE pets SET status = ?2 WHERE id = ?1")?
+        .execute(params![pet.id, status.map(PetStatus::as_str)])?;
+    let updated = Pet {
+        status,
+        ..pet.clone()
+    };
+    tx.emit("pet.updated", &updated)
+}
+
+/// Deletes a pet and its stock record; refused while it has open orders.
+pub fn delete(tx: &mut Tx<'_>, id: i64, if_match: Option<&str>) -> Result<()> {
+    let current = require(tx, id)?;
+    etag::check(if_match, &current)?;
+    let open: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM orders WHERE pet_id = ?1 AND complete = 0")?
+        .query_row([id], |row| row.get(0))?;
+    if open > 0 {
+        return Err(DomainError::PetHasOpenOrders(id).into());
+    }
+    tx.prepare_cached("DELETE FROM pets WHERE id = ?1")?
+        .execute([id])?;
+    tx.emit("pet.deleted", &serde_json::json!({ "id": id }))
+}

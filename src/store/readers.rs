@@ -1,0 +1,68 @@
+//! The reader threads: each owns a read-only connection and takes jobs from one queue.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{unbounded, Sender};
+use rusqlite::Connection;
+
+use super::{connection, Result, StoreError};
+
+/// How many reader threads the store runs.
+pub const COUNT: usize = 4;
+
+/// A read to run on some reader's connection.
+pub type Job = Box<dyn FnOnce(&Connection) + Send>;
+
+enum Msg {
+    Job(Job),
+    Stop,
+}
+
+pub struct Handle {
+    queue: Sender<Msg>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+pub fn spawn(path: &Path, count: usize) -> Result<Handle> {
+    let (queue, jobs) = unbounded::<Msg>();
+    let mut threads = Vec::with_capacity(count);
+    for n in 0..count {
+        let conn = connection::open_reader(path)?;
+        let jobs = jobs.clone();
+        let thread = std::thread::Builder::new()
+            .name(format!("store-reader-{n}"))
+            .spawn(move || {
+                while let Ok(Msg::Job(job)) = jobs.recv() {
+                    // A panicking job must not take the reader down with it; its caller
+                    // sees its answer channel closed.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&conn)));
+                }
+            })
+            .map_err(|e| StoreError::Internal(format!("cannot start a reader thread: {e}")))?;
+        threads.push(thread);
+    }
+    Ok(Handle {
+        queue,
+        threads: Mutex::new(threads),
+    })
+}
+
+impl Handle {
+    pub fn submit(&self, job: Job) -> Result<()> {
+        self.queue
+            .send(Msg::Job(job))
+            .map_err(|_| StoreError::Closed)
+    }
+
+    pub fn stop(&self) {
+        let threads = std::mem::take(&mut *self.threads.lock().unwrap_or_else(|e| e.into_inner()));
+        for _ in &threads {
+            let _ = self.queue.send(Msg::Stop);
+        }
+        for thread in threads {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! A small builder for the `WHERE` clauses of list queries, keeping values as parameters.
+
+use rusqlite::types::Value;
+
+use crate::domain::query::Page;
+
+#[derive(Default)]
+pub struct Filter {
+    clauses: Vec<String>,
+    params: Vec<Value>,
+}
+
+impl Filter {
+    /// Adds a condition with `?` placeholders and the values they stand for.
+    pub fn and(&mut self, clause: impl Into<String>, values: impl IntoIterator<Item = Value>) {
+        self.clauses.push(clause.into());
+        self.params.extend(values);
+    }
+
+    /// `column IN (?, ?, …)` over `values`.
+    pub fn and_in(&mut self, column: &str, values: Vec<Value>) {
+        let marks = vec!["?"; values.len()].join(", ");
+        self.and(format!("{column} IN ({marks})"), values);
+    }
+
+    /// The `WHERE …` text, empty when there is no condition.
+    pub fn sql(&self) -> String {
+        if self.clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", self.clauses.join(" AND "))
+        }
+    }
+
+    pub fn params(&self) -> &[Value] {
+        &self.params
+    }
+
+    /// The parameters followed by a page's limit and offset.
+    pub fn params_with_page(&self, page: Page) -> Vec<Value> {
+        let mut params = self.params.clone();
+        params.push(Value::Integer(page.limit));
+        params.push(Value::Integer(page.offset));
+        params
+    }
+}
+
+/// A `LIKE` pattern matching `needle` anywhere, with the wildcards in it escaped (`\`).
+pub fn contains_pattern(needle: &str) -> String {
+    let mut pattern = String::with_capacity(needle.len() + 2);
+    pattern.push('%');
+    for c in needle.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}

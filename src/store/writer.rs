@@ -1,0 +1,248 @@
+//! The writer thread and its group commit.
+//!
+//! Jobs queue on a channel. The thread takes every job waiting (up to [`MAX_GROUP`]), opens
+//! one `BEGIN IMMEDIATE` transaction, runs each job inside its own savepoint (released on
+//! success, rolled back on failure), commits once, and only then answers each job. So a
+//! burst of N requests costs one fsync, and a failing request undoes only its own changes.
+
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
+use rusqlite::{params, Connection};
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use super::{Result, StoreError};
+use crate::domain::event::Event;
+use crate::domain::time;
+
+/// Most jobs committed by one transaction.
+const MAX_GROUP: usize = 256;
+
+/// A write in progress: the connection inside the group's transaction and the request's
+/// savepoint, plus the change events the request emits.
+pub struct Tx<'c> {
+    conn: &'c Connection,
+    events: Vec<Event>,
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
+impl Tx<'_> {
+    /// Records a change event; subscribers receive it once the group commits.
+    pub fn emit<T: Serialize>(&mut self, kind: &str, record: &T) -> Result<()> {
+        let data = serde_json::to_value(record)
+            .map_err(|e| StoreError::Internal(format!("cannot encode an event: {e}")))?;
+        let at = time::now();
+        self.conn.execute(
+            "INSERT INTO events (type, at, data) VALUES (?1, ?2, ?3)",
+            params![kind, at, data.to_string()],
+        )?;
+        self.events.push(Event {
+            id: self.conn.last_insert_rowid(),
+            kind: kind.to_owned(),
+            at,
+            data,
+        });
+        Ok(())
+    }
+}
+
+/// Why a whole group failed to commit; every job in it is told.
+#[derive(Clone)]
+struct GroupFailure {
+    busy: bool,
+    message: String,
+}
+
+impl GroupFailure {
+    fn from_error(err: &StoreError) -> Self {
+        Self {
+            busy: matches!(err, StoreError::Busy),
+            message: err.to_string(),
+        }
+    }
+
+    fn to_error(&self) -> StoreError {
+        if self.busy {
+            StoreError::Busy
+        } else {
+            StoreError::Internal(self.message.clone())
+        }
+    }
+}
+
+type Finish = Box<dyn FnOnce(Option<&GroupFailure>) + Send>;
+
+trait Job: Send {
+    /// Runs the job inside its savepoint: whether it succeeded, and how to answer it once
+    /// the group's fate is known.
+    fn run(self: Box<Self>, tx: &mut Tx<'_>) -> (bool, Finish);
+    /// Answers the job without running it.
+    fn abort(self: Box<Self>, err: StoreError);
+}
+
+/// Where a job's answer goes: a tokio oneshot for async callers, a std channel for the
+/// command line.
+pub type Reply<T> = Box<dyn FnOnce(Result<T>) + Send>;
+
+struct WriteJob<F, T> {
+    f: F,
+    reply: Reply<T>,
+}
+
+impl<F, T> Job for WriteJob<F, T>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
+{
+    fn run(self: Box<Self>, tx: &mut Tx<'_>) -> (bool, Finish) {
+        let WriteJob { f, reply } = *self;
+        let result = f(tx);
+        let ok = result.is_ok();
+        let finish: Finish = Box::new(move |failure| {
+            let answer = match failure {
+                Some(failure) if ok => Err(failure.to_error()),
+                _ => result,
+            };
+            reply(answer);
+        });
+        (ok, finish)
+    }
+
+    fn abort(self: Box<Self>, err: StoreError) {
+        (self.reply)(Err(err));
+    }
+}
+
+enum Msg {
+    Job(Box<dyn Job>),
+    Stop,
+}
+
+pub struct Handle {
+    queue: Sender<Msg>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+pub fn spawn(conn: Connection, events: broadcast::Sender<Arc<Event>>) -> Result<Handle> {
+    let (queue, jobs) = unbounded();
+    let thread = std::thread::Builder::new()
+        .name("store-writer".into())
+        .spawn(move || run(conn, jobs, events))
+        .map_err(|e| StoreError::Internal(format!("cannot start the writer thread: {e}")))?;
+    Ok(Handle {
+        queue,
+        thread: Mutex::new(Some(thread)),
+    })
+}
+
+impl Handle {
+    pub fn submit<T, F>(&self, f: F, reply: Reply<T>) -> Result<()>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
+    {
+        self.queue
+            .send(Msg::Job(Box::new(WriteJob { f, reply })))
+            .map_err(|_| StoreError::Closed)
+    }
+
+    /// Finishes the queued work, checkpoints the WAL and ends the thread.
+    pub fn stop(&self) {
+        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(thread) = thread {
+            let _ = self.queue.send(Msg::Stop);
+            let _ = thread.join();
+        }
+    }
+}
+
+fn run(conn: Connection, jobs: Receiver<Msg>, events: broadcast::Sender<Arc<Event>>) {
+    let mut stopping = false;
+    while !stopping {
+        let Ok(Msg::Job(first)) = jobs.recv() else {
+            break;
+        };
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match jobs.try_recv() {
+                Ok(Msg::Job(job)) => group.push(job),
+                Ok(Msg::Stop) => {
+                    stopping = true;
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        commit_group(&conn, group, &events);
+    }
+    if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
+        tracing::warn!(%err, "checkpoint at shutdown failed; the WAL is replayed at next start");
+    }
+}
+
+fn commit_group(
+    conn: &Connection,
+    group: Vec<Box<dyn Job>>,
+    events: &broadcast::Sender<Arc<Event>>,
+) {
+    if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
+        let err = StoreError::from(err);
+        let failure = GroupFailure::from_error(&err);
+        for job in group {
+            job.abort(failure.to_error());
+        }
+        return;
+    }
+    let mut finishers = Vec::with_capacity(group.len());
+    let mut committed_events = Vec::new();
+    for job in group {
+        if let Err(err) = conn.execute_batch("SAVEPOINT request") {
+            job.abort(StoreError::from(err));
+            continue;
+        }
+        let mut tx = Tx {
+            conn,
+            events: Vec::new(),
+        };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(&mut tx)));
+        let ok = matches!(outcome, Ok((true, _)));
+        let end = if ok {
+            "RELEASE request"
+        } else {
+            "ROLLBACK TO request; RELEASE request"
+        };
+        if let Err(err) = conn.execute_batch(end) {
+            tracing::error!(%err, "ending a savepoint failed");
+        }
+        if ok {
+            committed_events.extend(tx.events);
+        }
+        if let Ok((_, finish)) = outcome {
+            finishers.push(finish);
+        }
+    }
+    let failure = conn.execute_batch("COMMIT").err().map(|err| {
+        let _ = conn.execute_batch("ROLLBACK");
+        let err = StoreError::from(err);
+        tracing::error!(%err, "a group commit failed; its requests are answered with an error");
+        GroupFailure::from_error(&err)
+    });
+    for finish in finishers {
+        finish(failure.as_ref());
+    }
+    if failure.is_none() {
+        for event in committed_events {
+            let _ = events.send(Arc::new(event));
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Modal dialogs on the native <dialog> element: Esc closes, Enter in a field submits, focus
+//! goes to the first field and back where it was afterwards. A failed save keeps the dialog
+//! open with everything the user typed, shows the server's message, and marks the field it
+//! names.
+
+import { h, append } from './dom.js';
+
+/**
+ * @typedef {import('./dom.js').Child} Child
+ * @typedef {object} DialogOptions
+ * @property {string} title
+ * @property {Child[]} body                 fields and text
+ * @property {string} [submitLabel]          omitted: an information dialog with only "Close"
+ * @property {boolean} [danger]              the submit button is red (delete, revoke)
+ * @property {string} [cancelLabel]
+ * @property {'narrow' | 'wide'} [size]
+ * @property {(form: HTMLFormElement) => Promise<unknown>} [onSubmit]  throw to keep it open
+ * @property {() => void} [onClose]
+ */
+
+/**
+ * Open a modal dialog. Resolves nothing; returns a handle to close it.
+ * @param {DialogOptions} o
+ */
+export function openDialog(o) {
+  const titleId = `dlg-title-${Math.random().toString(36).slice(2)}`;
+  const errorBox = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const submit = o.submitLabel
+    ? h('button', { type: 'submit', class: o.danger ? 'btn btn-danger' : 'btn btn-primary' }, o.submitLabel)
+    : null;
+  const cancel = h('button', { type: 'button', class: 'btn', value: 'cancel' }, o.cancelLabel ?? (submit ? 'Cancel' : 'Close'));
+  const form = h('form', { class: 'dialog-form' });
+  append(form, [
+    h('h2', { id: titleId }, o.title),
+    h('div', { class: 'dialog-body' }, o.body),
+    errorBox,
+    h('div', { class: 'dialog-actions' }, cancel, submit),
+  ]);
+  const dialog = /** @type {HTMLDialogElement} */ (
+    h('dialog', { class: `dialog ${o.size ?? ''}`, 'aria-labelledby': titleId }, form)
+  );
+
+  const close = () => {
+    if (dialog.open) dialog.close();
+  };
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    o.onClose?.();
+  });
+  cancel.addEventListener('click', close);
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    if (!o.onSubmit || !submit) {
+      close();
+      return;
+    }
+    const label = submit.textContent;
+    errorBox.hidden = true;
+    for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+    submit.disabled = true;
+    submit.textContent = 'Saving…';
+    form.setAttribute('aria-busy', 'true');
+    try {
+      await o.onSubmit(form);
+      close();
+    } catch (err) {
+      showError(form, errorBox, err instanceof Error ? err.message : String(err));
+    } finally {
+      submit.disabled = false;
+      submit.textContent = label;
+      form.removeAttribute('aria-busy');
+    }
+  });
+
+  document.body.append(dialog);
+  dialog.showModal();
+  const first = /** @type {HTMLElement | null} */ (form.querySelector('[autofocus], input, select, textarea'));
+  (first ?? submit ?? cancel).focus();
+  return { dialog, form, close };
+}
+
+/**
+ * Show a message in the dialog; mark and focus the field it names, if any.
+ * @param {HTMLFormElement} form
+ * @param {HTMLElement} box
+ * @param {string} message
+ */
+function showError(form, box, message) {
+  box.textContent = message;
+  box.hidden = false;
+  const lower = message.toLowerCase();
+  /** @type {HTMLElement | null} */
+  let named = null;
+  for (const el of form.querySelectorAll('input[name], select[name], textarea[name]')) {
+    const name = /** @type {HTMLInputElement} */ (el).name.toLowerCase();
+    if (new RegExp(`\\b${name}\\b`).test(lower)) {
+      el.setAttribute('aria-invalid', 'true');
+      named ??= /** @type {HTMLElement} */ (el);
+    }
+  }
+  named?.focus();
+}
+
+/**
+ * Ask before doing something that cannot be undone.
+ * @param {object} o
+ * @param {string} o.title
+ * @param {string} o.message
+ * @param {string} o.confirmLabel
+ * @param {() => Promise<unknown>} o.onConfirm
+ */
+export function confirmAction(o) {
+  return openDialog({
+    title: o.title,
+    body: [h('p', {}, o.message)],
+    submitLabel: o.confirmLabel,
+    danger: true,
+    size: 'narrow',
+    onSubmit: () => o.onConfirm(),
+  });
+}
+
+/**
+ * Read a form's named controls as strings (trimmed).
+ * @param {HTMLFormElement} form
+ * @returns {Record<string, string>}
+ */
+export function formValues(form) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const [k, v] of new FormData(form).entries()) out[k] = String(v).trim();
+  return out;
+}

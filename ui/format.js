@@ -1,0 +1,55 @@
+//! Formatting for people: local times, statuses, counts.
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+/**
+ * An RFC 3339 time in the device's local time; '—' when there is none.
+ * @param {string | null | undefined} iso
+ */
+export function localTime(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
+}
+
+const shortDate = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/**
+ * Compact local time for dense tables: "14:05" today, "Nov 21, 14:05" otherwise.
+ * @param {string | null | undefined} iso
+ */
+export function shortTime(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const today = new Date().toDateString() === d.toDateString();
+  return today ? timeShort.format(d) : `${shortDate.format(d)}, ${timeShort.format(d)}`;
+}
+
+const timeShort = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+/** @param {string | null | undefined} iso */
+export function localClock(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : timeOnly.format(d);
+}
+
+/** @param {string | undefined | null} status */
+export function statusLabel(status) {
+  if (status === 'available') return 'Available';
+  if (status === 'pending') return 'Pending';
+  if (status === 'sold') return 'Sold';
+  return 'No status';
+}
+
+/** @param {number} delta */
+export function signed(delta) {
+  return delta > 0 ? `+${delta}` : delta < 0 ? `−${Math.abs(delta)}` : '0';
+}
+
+/** @param {number} n @param {string} one @param {string} [many] */
+export function plural(n, one, many = one + 's') {
+  return `${n} ${n === 1 ? one : many}`;
+}
