@@ -1,15 +1,18 @@
 -- The store's first schema: categories, pets, stock, orders, stock history, keys,
 -- idempotency records and the change events kept for resuming subscribers.
 
+-- AUTOINCREMENT: ids are never given out twice, so a deleted pet's history and sales never
+-- pass to a new pet, and a cancelled order's id stays 404.
+
 CREATE TABLE categories (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     name        TEXT NOT NULL,
     name_fold   TEXT NOT NULL UNIQUE,
     description TEXT
 );
 
 CREATE TABLE pets (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     name        TEXT NOT NULL,
     name_fold   TEXT NOT NULL,
     category_id INTEGER NOT NULL REFERENCES categories(id),
@@ -27,7 +30,7 @@ CREATE INDEX inventory_by_quantity ON inventory(quantity, pet_id);
 
 -- Orders outlive their pet: a completed sale stays on the books after the pet is deleted.
 CREATE TABLE orders (
-    id         INTEGER PRIMARY KEY,
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
     pet_id     INTEGER NOT NULL,
     quantity   INTEGER NOT NULL CHECK (quantity > 0),
     ship_date  TEXT,

@@ -46,6 +46,8 @@ struct Inner {
     clock: Arc<dyn Clock>,
     in_flight: Mutex<HashSet<(i64, String)>>,
     first_admin_key: Mutex<Option<String>>,
+    /// What the last save wrote, so an idle store does not write (and fsync) at all.
+    saved: Mutex<Saved>,
     maintenance: Mutex<Option<(mpsc::Sender<()>, JoinHandle<()>)>>,
 }
 
@@ -77,6 +79,7 @@ impl App {
                 clock,
                 in_flight: Mutex::new(HashSet::new()),
                 first_admin_key: Mutex::new(first_admin_key),
+                saved: Mutex::new(Saved::default()),
                 maintenance: Mutex::new(None),
             }),
         };
@@ -164,21 +167,28 @@ impl App {
             .remove(&(scope.key_id, scope.key.clone()));
     }
 
-    /// Saves day counts and last-use times now.
+    /// Saves day counts and last-use times that changed since the last save.
     pub fn save_usage(&self) -> Result<(), StoreError> {
-        let counts: Vec<(String, i64, u64)> = self
+        let mut saved = self.inner.saved.lock().unwrap_or_else(|e| e.into_inner());
+        let mut counts: Vec<(String, i64, u64)> = self
             .inner
             .limiter
             .day_counts()
             .into_iter()
             .map(|(subject, day, count)| (subject_key(&subject), day, count))
+            .filter(|(subject, day, count)| saved.counts.get(subject) != Some(&(*day, *count)))
             .collect();
-        let uses: Vec<(i64, String)> = self
+        counts.sort();
+        let used: Vec<(i64, i64)> = self
             .inner
             .keyring
             .used_since(0)
             .into_iter()
-            .filter_map(|(id, at)| {
+            .filter(|(id, at)| saved.uses.get(id) != Some(at))
+            .collect();
+        let uses: Vec<(i64, String)> = used
+            .iter()
+            .filter_map(|&(id, at)| {
                 chrono::DateTime::from_timestamp(at, 0)
                     .map(|t| (id, crate::domain::time::format(t)))
             })
@@ -186,10 +196,16 @@ impl App {
         if counts.is_empty() && uses.is_empty() {
             return Ok(());
         }
+        let written = counts.clone();
         self.store().write_blocking(move |tx| {
             store::usage::save(tx, &counts)?;
             store::keys::touch(tx, &uses)
-        })
+        })?;
+        for (subject, day, count) in written {
+            saved.counts.insert(subject, (day, count));
+        }
+        saved.uses.extend(used);
+        Ok(())
     }
 
     fn start_maintenance(&self) -> Result<(), Error> {
@@ -259,6 +275,13 @@ impl App {
         }
         self.inner.store.close();
     }
+}
+
+/// What [`App::save_usage`] last wrote.
+#[derive(Default)]
+struct Saved {
+    counts: std::collections::HashMap<String, (i64, u64)>,
+    uses: std::collections::HashMap<i64, i64>,
 }
 
 /// Creates the first admin key of an empty store: the given secret, or a new one (which is

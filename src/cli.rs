@@ -110,8 +110,8 @@ fn run_keys(store: &Store, command: KeysCommand, out: &mut impl Write) -> Result
             let keys = store.read_blocking(store::keys::list)?;
             writeln!(
                 out,
-                "{:>4}  {:<24} {:<9} {:<11} {:<13} {:<21} state",
-                "id", "name", "role", "plan", "prefix", "last used"
+                "{:>4}  {:<24} {:<9} {:<11} {:<20} {:<13} {:<21} state",
+                "id", "name", "role", "plan", "limits (min/day)", "prefix", "last used"
             )?;
             for key in keys {
                 let state = if key.revoked_at.is_some() {
@@ -119,13 +119,15 @@ fn run_keys(store: &Store, command: KeysCommand, out: &mut impl Write) -> Result
                 } else {
                     "active"
                 };
+                let quota = key.quota();
                 writeln!(
                     out,
-                    "{:>4}  {:<24} {:<9} {:<11} {:<13} {:<21} {state}",
+                    "{:>4}  {:<24} {:<9} {:<11} {:<20} {:<13} {:<21} {state}",
                     key.id,
                     key.name,
                     key.role.as_str(),
                     key.plan.as_str(),
+                    format!("{}/{}", quota.per_minute, quota.per_day),
                     key.prefix,
                     key.last_used_at.as_deref().unwrap_or("never"),
                 )?;

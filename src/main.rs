@@ -5,12 +5,18 @@ use petstore::cli::{self, Cli, Command};
 use petstore::ServeArgs;
 
 fn main() -> std::process::ExitCode {
+    // Log lines are written by a background thread, so a slow terminal or pipe never holds
+    // up a request; the guard flushes what is left when main returns.
+    let (log_writer, _flush_on_exit) =
+        tracing_appender::non_blocking::NonBlockingBuilder::default()
+            .lossy(false)
+            .finish(std::io::stderr());
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("PETSTORE_LOG")
                 .unwrap_or_else(|_| "info".into()),
         )
-        .with_writer(std::io::stderr)
+        .with_writer(log_writer)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .init();

@@ -15,7 +15,7 @@ use crate::Error;
 pub const DEFAULT_SUNSET: &str = "2027-06-30T00:00:00Z";
 
 /// The serving settings, as flags of `petstore serve` and as `PETSTORE_*` variables.
-#[derive(Args, Clone, Default)]
+#[derive(Args, Clone)]
 pub struct ServeArgs {
     /// Address and port to listen on. Use 0.0.0.0:8080 to let devices on the LAN in.
     #[arg(long, env = "PETSTORE_BIND", default_value = "127.0.0.1:8080")]
@@ -45,6 +45,22 @@ pub struct ServeArgs {
     /// How long a ban lasts, in seconds.
     #[arg(long, env = "PETSTORE_BAN_SECONDS", default_value_t = 900)]
     pub ban_seconds: u64,
+}
+
+impl Default for ServeArgs {
+    /// The same values as the flags' defaults.
+    fn default() -> Self {
+        Self {
+            bind: Some(SocketAddr::from(([127, 0, 0, 1], 8080))),
+            admin_key: None,
+            sunset: Some(default_sunset()),
+            cors_origins: Vec::new(),
+            request_timeout: 30,
+            rate_limits: "on".into(),
+            ban_after: BanPolicy::default().max_rejections,
+            ban_seconds: BanPolicy::default().ban_secs,
+        }
+    }
 }
 
 /// Everything the server needs to know to run.

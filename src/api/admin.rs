@@ -1,16 +1,18 @@
 //! `/admin/keys`: creating, changing and revoking API keys, their usage and their bans.
 
 use axum::extract::State;
+use axum::http::Uri;
 use axum::response::Response;
 use serde::Serialize;
 
 use super::error::Result;
 use super::extract::{Admin, Auth, Id, JsonBody};
-use super::query::{NoParams, Query};
+use super::query::Query;
 use super::respond;
 use super::state::AppState;
 use crate::app::App;
 use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, NewKeyInput};
+use crate::domain::query::{Page, Paged};
 use crate::domain::time;
 use crate::limits::{Subject, WindowStatus};
 use crate::store::keys;
@@ -98,14 +100,23 @@ fn view(app: &App, key: KeyRecord) -> KeyView {
     }
 }
 
+/// Keys, oldest first, paged like every list. A shop has a handful of keys, so the page is
+/// cut from the whole list rather than in SQL.
 pub async fn list(
     _: Auth<Admin>,
     State(s): State<AppState>,
-    _: Query<NoParams>,
+    uri: Uri,
+    Query(page): Query<Page>,
 ) -> Result<Response> {
     let all = s.app.store().read(keys::list).await?;
-    let views: Vec<KeyView> = all.into_iter().map(|k| view(&s.app, k)).collect();
-    Ok(respond::json(&views))
+    let total = all.len() as i64;
+    let items: Vec<KeyView> = all
+        .into_iter()
+        .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(page.limit).unwrap_or(0))
+        .map(|k| view(&s.app, k))
+        .collect();
+    Ok(respond::page(&uri, page, &Paged { items, total }))
 }
 
 pub async fn create(

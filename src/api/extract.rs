@@ -88,8 +88,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Id {
         let Path(raw) = Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(|_| ApiError::not_found("there is nothing at this address"))?;
+        // Only the canonical form names a record: no sign, no leading zeros, no spaces.
+        let canonical =
+            !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) && !raw.starts_with('0');
         match raw.parse::<i64>() {
-            Ok(id) if id > 0 => Ok(Id(id)),
+            Ok(id) if canonical && id > 0 => Ok(Id(id)),
             _ => Err(ApiError::not_found(format!(
                 "no record has the id {raw:?}; ids are positive integers"
             ))),

@@ -1,16 +1,19 @@
-//! Middleware: the request log and error-shape net around everything, and the
-//! authentication and rate limiting of the interface's operations.
+//! Middleware: the request log and error-shape net around everything, reading each request
+//! body to its end, and the authentication and rate limiting of the interface's operations.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, Method};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 
 use super::error::ApiError;
+use super::extract::BODY_LIMIT;
 use super::limit;
 use super::state::AppState;
 use crate::auth::Caller;
@@ -62,6 +65,57 @@ pub async fn authenticate(State(s): State<AppState>, mut req: Request, next: Nex
     if let Some(name) = key_name {
         response.extensions_mut().insert(name);
     }
+    response
+}
+
+/// Most bytes of a request body read before answering; the rest of a larger body is left
+/// unread and the connection closed after the answer.
+const DRAIN_LIMIT: usize = 4 * 1024 * 1024;
+
+/// Reads the request body to its end before anything answers, keeping at most one byte over
+/// [`BODY_LIMIT`] (enough for the JSON extractor to answer 413). An answer sent while the
+/// client is still sending makes the socket close with a reset, and the client loses the
+/// answer: a 413, or a 401, 403, 404 or 415 decided before the body mattered.
+pub async fn read_body(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    let (parts, body) = req.into_parts();
+    let timeout = s.app.settings().request_timeout;
+    let (kept, complete) = match tokio::time::timeout(timeout, read_capped(body)).await {
+        Ok(Ok(read)) => read,
+        Ok(Err(_)) => return closing(ApiError::bad_request("the request body could not be read")),
+        Err(_) => return closing(ApiError::for_status(StatusCode::REQUEST_TIMEOUT)),
+    };
+    let mut response = next.run(Request::from_parts(parts, Body::from(kept))).await;
+    if !complete {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
+}
+
+/// The first `BODY_LIMIT + 1` bytes of `body`, and whether it was read to its end (it is
+/// drained up to [`DRAIN_LIMIT`]).
+async fn read_capped(body: Body) -> Result<(Bytes, bool), axum::Error> {
+    let mut stream = body.into_data_stream();
+    let mut kept = Vec::new();
+    let mut seen = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        seen = seen.saturating_add(chunk.len());
+        let room = (BODY_LIMIT + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if seen > DRAIN_LIMIT {
+            return Ok((kept.into(), false));
+        }
+    }
+    Ok((kept.into(), true))
+}
+
+fn closing(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
 

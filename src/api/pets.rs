@@ -41,7 +41,8 @@ pub async fn create(
 /// carries `Deprecation`, `Sunset` and a `Link` to `GET /pets?ids={petId}`.
 pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Response {
     let sunset = s.app.settings().sunset;
-    let mut response = if chrono::Utc::now() >= sunset {
+    // The app's clock, not the system's: the same time every other rule of the server uses.
+    let mut response = if s.app.now() >= sunset.timestamp() {
         ApiError::new(
             StatusCode::GONE,
             "gone",

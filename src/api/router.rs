@@ -129,6 +129,7 @@ pub fn build(state: AppState) -> Router {
             ApiError::not_found("there is nothing at this address").into_response()
         })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(from_fn_with_state(state.clone(), middleware::read_body))
         .layer(from_fn(middleware::track));
     if let Some(cors) = cors(&state.app.settings().cors_origins) {
         app = app.layer(cors);

@@ -45,6 +45,9 @@ impl Caller {
 pub struct Keyring {
     stored: RwLock<Arc<HashMap<String, Arc<Caller>>>>,
     session: RwLock<HashMap<String, Arc<Caller>>>,
+    /// Last-use times (Unix seconds) of keys that have left the ring (revoked), by key id,
+    /// so that a use shortly before revoking is still shown and saved.
+    retired: RwLock<HashMap<i64, i64>>,
 }
 
 /// Id of keys that live only in this process's memory.
@@ -64,7 +67,16 @@ impl Keyring {
                 caller.last_used.store(last, Ordering::Relaxed);
                 (hash, Arc::new(caller))
             })
-            .collect();
+            .collect::<HashMap<_, _>>();
+        let left = previous
+            .iter()
+            .filter(|(hash, _)| !map.contains_key(*hash))
+            .map(|(_, c)| (c.key_id, c.last_used.load(Ordering::Relaxed)))
+            .filter(|&(_, at)| at > 0);
+        self.retired
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(left);
         *self.stored.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(map);
     }
 
@@ -107,14 +119,59 @@ impl Keyring {
             .find(|c| c.key_id == key_id)
             .map(|c| c.last_used.load(Ordering::Relaxed))
             .filter(|&at| at > 0)
+            .or_else(|| self.retired_uses().get(&key_id).copied())
     }
 
     /// Stored keys used since `since` (Unix seconds), with the time of their last use.
     pub fn used_since(&self, since: i64) -> Vec<(i64, i64)> {
+        let retired: Vec<(i64, i64)> = self
+            .retired_uses()
+            .iter()
+            .map(|(&id, &at)| (id, at))
+            .collect();
         self.snapshot()
             .values()
             .map(|c| (c.key_id, c.last_used.load(Ordering::Relaxed)))
+            .chain(retired)
             .filter(|&(_, at)| at > since)
             .collect()
+    }
+
+    fn retired_uses(&self) -> std::sync::RwLockReadGuard<'_, HashMap<i64, i64>> {
+        self.retired.read().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Plan;
+
+    fn record(id: i64) -> KeyRecord {
+        KeyRecord {
+            id,
+            name: format!("key {id}"),
+            role: Role::Pos,
+            plan: Plan::Free,
+            custom: None,
+            prefix: format!("psk_{id}"),
+            created_at: "2026-11-22T00:00:00Z".into(),
+            last_used_at: None,
+            revoked_at: None,
+        }
+    }
+
+    #[test]
+    fn the_last_use_of_a_key_that_leaves_the_ring_is_kept_for_saving() {
+        let ring = Keyring::default();
+        ring.replace(vec![("h1".into(), record(1)), ("h2".into(), record(2))]);
+        // Resolving hashes the secret, so place the use directly.
+        ring.snapshot()["h1"]
+            .last_used
+            .store(100, Ordering::Relaxed);
+        ring.replace(vec![("h2".into(), record(2))]);
+        assert_eq!(ring.last_used(1), Some(100));
+        assert_eq!(ring.used_since(0), vec![(1, 100)]);
+        assert_eq!(ring.used_since(100), vec![]);
     }
 }

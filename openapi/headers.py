@@ -1,0 +1,191 @@
+"""components.headers and components.parameters, and the header sets responses share."""
+
+from parts import ID, header
+
+# Components: headers and parameters
+
+HEADERS = {
+    "X-RateLimit-Limit": {
+        "description": (
+            "The limit of the window that binds first (the one with fewer requests "
+            "left; the minute on a tie)."
+        ),
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "X-RateLimit-Remaining": {
+        "description": "Requests left in that window.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "X-RateLimit-Reset": {
+        "description": "When that window resets, in Unix seconds.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Policy": {
+        "description": (
+            "The key's quota policies as in the IETF RateLimit header fields draft, "
+            'e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.'
+        ),
+        "required": True,
+        "schema": {"type": "string", "minLength": 1},
+    },
+    "RateLimit": {
+        "description": (
+            "Each window's state as in the IETF RateLimit header fields draft: "
+            "remaining requests `r` and seconds to reset `t`, e.g. "
+            '`"minute";r=59;t=42, "day";r=998;t=3600`.'
+        ),
+        "required": True,
+        "schema": {"type": "string", "minLength": 1},
+    },
+    "Retry-After": {
+        "description": (
+            "Whole seconds until the window (or the ban) ends. Retry after it, with "
+            "exponential backoff."
+        ),
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "ETag": {
+        "description": (
+            "Strong entity tag of the record. Send it back in `If-Match` to change the "
+            "record only if nobody else has."
+        ),
+        "required": True,
+        "schema": {"type": "string", "pattern": '^"[^"]*"$'},
+    },
+    "Idempotent-Replayed": {
+        "description": (
+            "`true` when this answer is the replay of an earlier request with the same "
+            "`Idempotency-Key`: nothing was done again."
+        ),
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+    "Location": {
+        "description": "Path of the created record.",
+        "required": True,
+        "schema": {"type": "string", "minLength": 1},
+    },
+    "X-Total-Count": {
+        "description": "Number of records matching the filters, over all pages.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "Link": {
+        "description": (
+            'RFC 8288 links to the `rel="next"` and `rel="prev"` pages, where there '
+            "are such pages."
+        ),
+        "schema": {"type": "string"},
+    },
+    "Deprecation": {
+        "description": "RFC 9745: the operation is deprecated (`@` and Unix seconds).",
+        "required": True,
+        "schema": {"type": "string", "pattern": "^@-?[0-9]+$"},
+    },
+    "Sunset": {
+        "description": (
+            "RFC 8594: the HTTP-date after which the operation answers 410 `gone` "
+            "(a setting; default Wed, 30 Jun 2027 00:00:00 GMT)."
+        ),
+        "required": True,
+        "schema": {
+            "type": "string",
+            "pattern": (
+                "^[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} " "[0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"
+            ),
+        },
+    },
+    "Link-Successor": {
+        "description": 'The successor operation: `</pets?ids={petId}>; rel="successor-version"`.',
+        "required": True,
+        "schema": {"type": "string", "pattern": 'rel="?successor-version"?'},
+    },
+    "X-Stability-Beta": {
+        "description": "The operation is `beta`: it may still change.",
+        "required": True,
+        "schema": {"type": "string", "enum": ["beta"]},
+    },
+    "X-Stability-Experimental": {
+        "description": "The operation is `experimental`: it may change or go away.",
+        "required": True,
+        "schema": {"type": "string", "enum": ["experimental"]},
+    },
+}
+
+
+def path_id(name, what):
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": f"ID of the {what}. An id that is not a positive int64 answers 404.",
+        "schema": dict(ID),
+    }
+
+
+PARAMETERS = {
+    "PetId": path_id("petId", "pet"),
+    "CategoryId": path_id("categoryId", "category"),
+    "OrderId": path_id("orderId", "order"),
+    "KeyId": path_id("keyId", "API key"),
+    "Limit": {
+        "name": "limit",
+        "in": "query",
+        "description": "Page size: 1 to 500.",
+        "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
+    },
+    "Offset": {
+        "name": "offset",
+        "in": "query",
+        "description": "Number of records to skip.",
+        "schema": {"type": "integer", "format": "int64", "minimum": 0, "default": 0},
+    },
+    "IfMatch": {
+        "name": "If-Match",
+        "in": "header",
+        "description": (
+            "Apply the change only if the record's current `ETag` is this one "
+            "(412 `precondition_failed` otherwise). Recommended for every edit from a "
+            "shared till."
+        ),
+        "schema": {"type": "string"},
+    },
+    "IdempotencyKey": {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "description": (
+            "Makes a retry safe: up to 255 characters, quoted or not, scoped to the "
+            "calling API key. Repeating the request with the same key and body within "
+            "24 hours replays the first answer (status and body) without acting again; "
+            "the same key with another body is 422 `idempotency_key_reused`; a repeat "
+            "while the first is still being processed is 409 `conflict`."
+        ),
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    },
+    "LastEventId": {
+        "name": "Last-Event-ID",
+        "in": "header",
+        "description": "Resume after this event id: the events committed since are sent first.",
+        "schema": {"type": "string"},
+    },
+}
+
+PAGING_DOC = (
+    "Paged with `limit` (1 to 500, default 50) and `offset`; `X-Total-Count` gives the "
+    "number of matches and `Link` the next and previous pages."
+)
+
+LIST_HEADERS = {"X-Total-Count": header("X-Total-Count"), "Link": header("Link")}
+RECORD_HEADERS = {"ETag": header("ETag")}
+CREATED_HEADERS = {"Location": header("Location"), "ETag": header("ETag")}
+REPLAYED = {"Idempotent-Replayed": header("Idempotent-Replayed")}
+BETA = {"X-Stability": header("X-Stability-Beta")}
+EXPERIMENTAL = {"X-Stability": header("X-Stability-Experimental")}
+DEPRECATION_HEADERS = {
+    "Deprecation": header("Deprecation"),
+    "Sunset": header("Sunset"),
+    "Link": header("Link-Successor"),
+}

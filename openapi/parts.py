@@ -1,0 +1,118 @@
+"""Small builders and shared schema fragments of the OpenAPI document (see generate.py)."""
+
+# Small builders
+
+
+def ref(kind, name):
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def schema(name):
+    return ref("schemas", name)
+
+
+def param(name):
+    return ref("parameters", name)
+
+
+def header(name):
+    return ref("headers", name)
+
+
+def json_content(schema_obj, merge_patch=False, example=None):
+    media = {"schema": schema_obj}
+    if example is not None:
+        media["example"] = example
+    content = {"application/json": media}
+    if merge_patch:
+        content["application/merge-patch+json"] = dict(media)
+    return content
+
+
+RATE_LIMIT_HEADERS = {
+    "X-RateLimit-Limit": header("X-RateLimit-Limit"),
+    "X-RateLimit-Remaining": header("X-RateLimit-Remaining"),
+    "X-RateLimit-Reset": header("X-RateLimit-Reset"),
+    "RateLimit-Policy": header("RateLimit-Policy"),
+    "RateLimit": header("RateLimit"),
+}
+
+
+def with_rate_limits(headers=None):
+    out = dict(RATE_LIMIT_HEADERS)
+    out.update(headers or {})
+    return out
+
+
+def success(description, body=None, headers=None, content=None):
+    resp = {"description": description, "headers": with_rate_limits(headers)}
+    if content is not None:
+        resp["content"] = content
+    elif body is not None:
+        resp["content"] = json_content(body)
+    return resp
+
+
+def request_body(schema_name, description, merge_patch=False):
+    return {
+        "description": description,
+        "required": True,
+        "content": json_content(schema(schema_name), merge_patch=merge_patch),
+    }
+
+
+# Components: schemas
+
+NAME = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 100,
+    "pattern": "\\S",
+    "description": "1 to 100 characters after trimming; stored trimmed.",
+}
+REASON = {
+    "type": "string",
+    "maxLength": 200,
+    "nullable": True,
+    "description": (
+        "Why the stock changed: up to 200 characters, stored trimmed; empty or `null` "
+        "means no reason."
+    ),
+}
+ID = {"type": "integer", "format": "int64", "minimum": 1}
+STOCK = {"type": "integer", "format": "int32", "minimum": 0, "maximum": 1000000}
+ROLE = {
+    "type": "string",
+    "enum": ["readonly", "pos", "staff", "admin"],
+    "description": (
+        "`readonly` reads; `pos` also places, completes and cancels orders; "
+        "`staff` also edits pets, categories and stock; `admin` also manages keys."
+    ),
+}
+PLAN = {
+    "type": "string",
+    "enum": ["free", "pro", "business", "enterprise"],
+    "description": "Sets the key's rate limits (see the plans table above).",
+}
+PER_MINUTE = {"type": "integer", "format": "int64", "minimum": 1, "maximum": 1000000}
+PER_DAY = {"type": "integer", "format": "int64", "minimum": 1, "maximum": 100000000}
+TIMESTAMP = {"type": "string", "format": "date-time"}
+
+
+def described(base, description, **extra):
+    out = dict(base)
+    out["description"] = description
+    out.update(extra)
+    return out
+
+
+def nullable(base, description):
+    out = dict(base)
+    out["nullable"] = True
+    out["description"] = description
+    if "enum" in out:
+        out["enum"] = out["enum"] + [None]
+    return out
+
+
+PET_STATUS_VALUES = ["available", "pending", "sold"]

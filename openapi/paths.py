@@ -1,0 +1,631 @@
+"""paths: every operation, with its parameters, body and responses."""
+
+from errors import BODY, responses
+from headers import (
+    BETA,
+    CREATED_HEADERS,
+    DEPRECATION_HEADERS,
+    EXPERIMENTAL,
+    LIST_HEADERS,
+    PAGING_DOC,
+    RECORD_HEADERS,
+    REPLAYED,
+)
+from parts import ID, header, json_content, param, ref, request_body, schema, success
+
+
+def query(name, description, schema_obj, **extra):
+    p = {"name": name, "in": "query", "description": description, "schema": schema_obj}
+    p.update(extra)
+    return p
+
+
+def comma_list(name, description, items, **bounds):
+    s = {"type": "array", "items": items, "minItems": 1}
+    s.update(bounds)
+    return query(name, description, s, style="form", explode=False)
+
+
+PAGING = [param("Limit"), param("Offset")]
+
+EVENT_EXAMPLE = (
+    "id: 12\nevent: pet.updated\n"
+    'data: {"type":"pet.updated","at":"2026-11-22T09:30:00Z",'
+    '"data":{"id":42,"name":"Rex","categoryId":1,"status":"pending"}}\n\n'
+)
+
+
+def op(tag, operation_id, summary, description, resps, parameters=None, body=None, **extensions):
+    stability = extensions.get("x-stability")
+    if stability:
+        summary = f"{summary} ({stability})"
+    o = {"tags": [tag], "operationId": operation_id, "summary": summary, "description": description}
+    if parameters:
+        o["parameters"] = parameters
+    if body:
+        o["requestBody"] = body
+    o["responses"] = resps
+    o.update(extensions)
+    return o
+
+
+NO_CONTENT = "Done; no body."
+
+PATHS = {
+    "/pets": {
+        "get": op(
+            "Pets",
+            "listPets",
+            "List pets",
+            "Pets sorted by `sort` (default `id`). " + PAGING_DOC + " Filters combine with AND; "
+            "a pet with no status matches no `status` filter. Role: readonly.",
+            responses(
+                {"200": success("A page of pets.", schema("Pets"), LIST_HEADERS)}, forbidden=False
+            ),
+            parameters=[
+                comma_list(
+                    "status",
+                    "Only pets with one of these statuses (comma-separated).",
+                    schema("PetStatus"),
+                ),
+                query("categoryId", "Only pets of this category.", dict(ID)),
+                query(
+                    "q",
+                    "Only pets whose name contains this text (case-insensitive).",
+                    {"type": "string"},
+                ),
+                comma_list(
+                    "ids",
+                    "Only these pets (comma-separated, 1 to 100 ids). The successor "
+                    "of GET /pets/{petId}.",
+                    dict(ID),
+                    maxItems=100,
+                ),
+                query(
+                    "sort",
+                    "Sort order; `-` for descending.",
+                    {"type": "string", "enum": ["id", "name", "-id", "-name"], "default": "id"},
+                ),
+            ]
+            + PAGING,
+        ),
+        "post": op(
+            "Pets",
+            "createPet",
+            "Create a pet",
+            "Creates a pet and its inventory item at quantity 0 (no stock history entry). "
+            "Role: staff.",
+            responses(
+                {"201": success("The created pet.", schema("Pet"), CREATED_HEADERS)},
+                *BODY,
+                "PetValidationFailed",
+            ),
+            body=request_body("NewPet", "The new pet."),
+        ),
+    },
+    "/pets/{petId}": {
+        "parameters": [param("PetId")],
+        "get": op(
+            "Pets",
+            "getPetById",
+            "Get a pet (deprecated)",
+            "**Deprecated**: use `GET /pets?ids={petId}`. Answers with `Deprecation`, `Sunset` and "
+            "a `Link` to the successor; after the sunset date it answers 410 `gone` with the same "
+            "headers. Role: readonly.",
+            responses(
+                {
+                    "200": success(
+                        "The pet.", schema("Pet"), dict(RECORD_HEADERS, **DEPRECATION_HEADERS)
+                    ),
+                    "404": ref("responses", "NotFound"),
+                    "410": ref("responses", "Gone"),
+                },
+                forbidden=False,
+            ),
+            deprecated=True,
+        ),
+        "put": op(
+            "Pets",
+            "replacePet",
+            "Replace a pet",
+            "Replaces the whole pet: a body without `status` clears it. Honours `If-Match`. "
+            "Role: staff.",
+            responses(
+                {"200": success("The pet as stored.", schema("Pet"), RECORD_HEADERS)},
+                "NotFound",
+                "PreconditionFailed",
+                *BODY,
+                "PetValidationFailed",
+            ),
+            parameters=[param("IfMatch")],
+            body=request_body("NewPet", "The whole pet."),
+        ),
+        "patch": op(
+            "Pets",
+            "updatePet",
+            "Update a pet",
+            'Merge patch (RFC 7396) of `name`, `categoryId`, `status`; `"status": null` clears '
+            "the status. Staff may set any status; it does not change the stock. Honours "
+            "`If-Match`. Role: staff.",
+            responses(
+                {"200": success("The pet as stored.", schema("Pet"), RECORD_HEADERS)},
+                "NotFound",
+                "PreconditionFailed",
+                *BODY,
+                "PetValidationFailed",
+            ),
+            parameters=[param("IfMatch")],
+            body=request_body("PetPatch", "The fields to change.", merge_patch=True),
+        ),
+        "delete": op(
+            "Pets",
+            "deletePet",
+            "Delete a pet",
+            "Deletes the pet and its inventory item. Refused with 409 `pet_has_open_orders` while "
+            "it has incomplete orders. Honours `If-Match`. Role: staff.",
+            responses(
+                {"204": success(NO_CONTENT)}, "NotFound", "PetHasOpenOrders", "PreconditionFailed"
+            ),
+            parameters=[param("IfMatch")],
+        ),
+    },
+    "/categories": {
+        "get": op(
+            "Pets",
+            "listCategories",
+            "List categories",
+            "Categories sorted by id. " + PAGING_DOC + " Role: readonly.",
+            responses(
+                {
+                    "200": success(
+                        "A page of categories.",
+                        {"type": "array", "items": schema("Category")},
+                        LIST_HEADERS,
+                    )
+                },
+                forbidden=False,
+            ),
+            parameters=[
+                query(
+                    "q",
+                    "Only categories whose name contains this text " "(case-insensitive).",
+                    {"type": "string"},
+                )
+            ]
+            + PAGING,
+        ),
+        "post": op(
+            "Pets",
+            "createCategory",
+            "Create a category",
+            "Names are unique, case-insensitive: a taken name is 409 `duplicate_name`. "
+            "Role: staff.",
+            responses(
+                {"201": success("The created category.", schema("Category"), CREATED_HEADERS)},
+                "DuplicateName",
+                *BODY,
+                "ValidationFailed",
+            ),
+            body=request_body("NewCategory", "The new category."),
+        ),
+    },
+    "/categories/{categoryId}": {
+        "parameters": [param("CategoryId")],
+        "get": op(
+            "Pets",
+            "getCategory",
+            "Get a category",
+            "Role: readonly.",
+            responses(
+                {
+                    "200": success("The category.", schema("Category"), RECORD_HEADERS),
+                    "404": ref("responses", "NotFound"),
+                },
+                forbidden=False,
+            ),
+        ),
+        "put": op(
+            "Pets",
+            "replaceCategory",
+            "Replace a category",
+            "Replaces the whole category: a body without `description` clears it. Honours "
+            "`If-Match`. Role: staff.",
+            responses(
+                {"200": success("The category as stored.", schema("Category"), RECORD_HEADERS)},
+                "NotFound",
+                "DuplicateName",
+                "PreconditionFailed",
+                *BODY,
+                "ValidationFailed",
+            ),
+            parameters=[param("IfMatch")],
+            body=request_body("NewCategory", "The whole category."),
+        ),
+        "patch": op(
+            "Pets",
+            "updateCategory",
+            "Update a category",
+            'Merge patch (RFC 7396) of `name` and `description`; `"description": null` clears '
+            "it. Honours `If-Match`. Role: staff.",
+            responses(
+                {"200": success("The category as stored.", schema("Category"), RECORD_HEADERS)},
+                "NotFound",
+                "DuplicateName",
+                "PreconditionFailed",
+                *BODY,
+                "ValidationFailed",
+            ),
+            parameters=[param("IfMatch")],
+            body=request_body("CategoryPatch", "The fields to change.", merge_patch=True),
+        ),
+        "delete": op(
+            "Pets",
+            "deleteCategory",
+            "Delete a category",
+            "Refused with 409 `category_in_use` while pets belong to it. Honours `If-Match`. "
+            "Role: staff.",
+            responses(
+                {"204": success(NO_CONTENT)}, "NotFound", "CategoryInUse", "PreconditionFailed"
+            ),
+            parameters=[param("IfMatch")],
+        ),
+    },
+    "/store/orders": {
+        "get": op(
+            "Store",
+            "listOrders",
+            "List orders",
+            "Orders, newest first (id descending). " + PAGING_DOC + " Cancelled orders are gone "
+            "and not listed. The test panel of this operation is disabled in this reference. "
+            "Role: readonly.",
+            responses(
+                {
+                    "200": success(
+                        "A page of orders.",
+                        {"type": "array", "items": schema("Order")},
+                        LIST_HEADERS,
+                    )
+                },
+                forbidden=False,
+            ),
+            parameters=[
+                query(
+                    "complete",
+                    "Only complete (`true`) or open (`false`) orders.",
+                    {"type": "boolean"},
+                ),
+                query("petId", "Only orders for this pet.", dict(ID)),
+            ]
+            + PAGING,
+            **{"x-try-it": False},
+        ),
+        "post": op(
+            "Store",
+            "placeOrder",
+            "Place an order",
+            "Places an order with `complete: false` and takes its units out of stock in the same "
+            "transaction.\n\n"
+            "- The pet must exist (else 422 `unknown_pet`) and its status must be `available` or "
+            "unset (else 409 `pet_not_available`); then the stock must cover `quantity` (else 409 "
+            "`insufficient_stock`).\n"
+            "- When the order takes the last unit, the pet becomes `pending`.\n"
+            "- N parallel orders against stock S succeed exactly min(N, S) times.\n\n"
+            "Send an `Idempotency-Key` so that a retry after a lost answer cannot order twice. "
+            "Role: pos.",
+            responses(
+                {
+                    "201": success(
+                        "The placed order (or the replay of the first answer).",
+                        schema("Order"),
+                        dict(CREATED_HEADERS, **REPLAYED),
+                    )
+                },
+                "OrderConflict",
+                *BODY,
+                "OrderValidationFailed",
+            ),
+            parameters=[param("IdempotencyKey")],
+            body=request_body("NewOrder", "The order."),
+        ),
+    },
+    "/store/orders/{orderId}": {
+        "parameters": [param("OrderId")],
+        "get": op(
+            "Store",
+            "getOrder",
+            "Get an order",
+            "A cancelled order is gone: 404. Role: readonly.",
+            responses(
+                {
+                    "200": success("The order.", schema("Order"), RECORD_HEADERS),
+                    "404": ref("responses", "NotFound"),
+                },
+                forbidden=False,
+            ),
+        ),
+        "patch": op(
+            "Store",
+            "updateOrder",
+            "Complete an order or set its ship date",
+            '`{"complete": true}` marks the order complete; completion is one-way: '
+            '`{"complete": false}` on a completed order is 409 `order_already_complete`, '
+            '`{"complete": true}` on it is a 200 that changes nothing. Completing sets `shipDate` '
+            "to now when it has none. When the last open order of a pet with no stock left is "
+            "completed, the pet becomes `sold`. Honours `If-Match`. Role: pos.",
+            responses(
+                {"200": success("The order as stored.", schema("Order"), RECORD_HEADERS)},
+                "NotFound",
+                "OrderAlreadyComplete",
+                "PreconditionFailed",
+                *BODY,
+                "ValidationFailed",
+            ),
+            parameters=[param("IfMatch")],
+            body=request_body("OrderPatch", "The change.", merge_patch=True),
+        ),
+        "delete": op(
+            "Store",
+            "cancelOrder",
+            "Cancel an order",
+            "Cancels an incomplete order: its units return to stock (a `cancel` entry in the stock "
+            "history) and a `pending` pet becomes `available` again. The order is gone afterwards "
+            "(GET answers 404). A completed order is 409 `order_already_complete`. Honours "
+            "`If-Match`. Role: pos.",
+            responses(
+                {"204": success(NO_CONTENT)},
+                "NotFound",
+                "OrderAlreadyComplete",
+                "PreconditionFailed",
+            ),
+            parameters=[param("IfMatch")],
+        ),
+    },
+    "/store/inventory": {
+        "get": op(
+            "Store",
+            "listInventory",
+            "List stock counts",
+            "Stock per pet, sorted by `petId`. A pet without a status shows and matches "
+            "`available`. " + PAGING_DOC + " Role: readonly.",
+            responses(
+                {
+                    "200": success(
+                        "A page of inventory items.",
+                        {"type": "array", "items": schema("InventoryItem")},
+                        LIST_HEADERS,
+                    )
+                },
+                forbidden=False,
+            ),
+            parameters=[
+                comma_list(
+                    "status",
+                    "Only pets with one of these statuses (comma-separated).",
+                    schema("PetStatus"),
+                ),
+                query(
+                    "below",
+                    "Only items whose quantity is less than this.",
+                    {"type": "integer", "format": "int64", "minimum": 0},
+                ),
+            ]
+            + PAGING,
+        ),
+    },
+    "/store/inventory/{petId}": {
+        "parameters": [param("PetId")],
+        "get": op(
+            "Store",
+            "getInventoryItem",
+            "Get a pet's stock count",
+            "Role: readonly.",
+            responses(
+                {
+                    "200": success("The inventory item.", schema("InventoryItem"), RECORD_HEADERS),
+                    "404": ref("responses", "NotFound"),
+                },
+                forbidden=False,
+            ),
+        ),
+        "put": op(
+            "Store",
+            "setInventory",
+            "Set a pet's stock count",
+            "Sets the count (a `set` entry in the stock history, with the optional `reason`). "
+            "The pet's status does not change. Honours `If-Match` (the inventory item's `ETag`). "
+            "Role: staff.",
+            responses(
+                {
+                    "200": success(
+                        "The inventory item as stored.", schema("InventoryItem"), RECORD_HEADERS
+                    )
+                },
+                "NotFound",
+                "PreconditionFailed",
+                *BODY,
+                "ValidationFailed",
+            ),
+            parameters=[param("IfMatch")],
+            body=request_body("InventoryUpdate", "The new count."),
+        ),
+    },
+    "/store/inventory/{petId}/adjustments": {
+        "parameters": [param("PetId")],
+        "get": op(
+            "Store",
+            "listStockChanges",
+            "List a pet's stock history",
+            "Every change of the pet's stock, newest first: orders, cancellations, counts set and "
+            "adjustments, with the quantity after each. " + PAGING_DOC + " Role: readonly.",
+            responses(
+                {
+                    "200": success(
+                        "A page of stock history entries.",
+                        {"type": "array", "items": schema("StockChange")},
+                        dict(LIST_HEADERS, **BETA),
+                    ),
+                    "404": ref("responses", "NotFound"),
+                },
+                forbidden=False,
+            ),
+            parameters=PAGING,
+            **{"x-stability": "beta"},
+        ),
+        "post": op(
+            "Store",
+            "adjustInventory",
+            "Adjust a pet's stock count",
+            "Adds `delta` (negative to remove) atomically: an `adjustment` entry in the stock "
+            "history. A result below 0 is 409 `insufficient_stock`, above 1,000,000 is 422. "
+            "The pet's status does not change. Honours `Idempotency-Key` like POST /store/orders. "
+            "Role: staff.",
+            responses(
+                {
+                    "200": success(
+                        "The inventory item after the change.",
+                        schema("InventoryItem"),
+                        dict(RECORD_HEADERS, **BETA, **REPLAYED),
+                    )
+                },
+                "NotFound",
+                "AdjustmentConflict",
+                *BODY,
+                "AdjustmentValidationFailed",
+            ),
+            parameters=[param("IdempotencyKey")],
+            body=request_body("StockAdjustment", "The change."),
+            **{"x-stability": "beta"},
+        ),
+    },
+    "/admin/keys": {
+        "get": op(
+            "Admin",
+            "listKeys",
+            "List API keys",
+            "All keys, revoked ones included (with `revokedAt`), with their current usage. "
+            "Secrets are never listed. " + PAGING_DOC + " Role: admin.",
+            responses(
+                {
+                    "200": success(
+                        "A page of keys.",
+                        {"type": "array", "items": schema("ApiKey")},
+                        dict(LIST_HEADERS, **BETA),
+                    )
+                }
+            ),
+            parameters=PAGING,
+            **{"x-stability": "beta"},
+        ),
+        "post": op(
+            "Admin",
+            "createKey",
+            "Create an API key",
+            "Creates a key and answers its secret, once: it is stored only as a hash. "
+            "Role: admin.",
+            responses(
+                {
+                    "201": success(
+                        "The created key, with its secret.",
+                        schema("CreatedApiKey"),
+                        {"Location": header("Location"), **BETA},
+                    )
+                },
+                *BODY,
+                "ValidationFailed",
+            ),
+            body=request_body("NewApiKey", "The new key."),
+            **{"x-stability": "beta"},
+        ),
+    },
+    "/admin/keys/{keyId}": {
+        "parameters": [param("KeyId")],
+        "patch": op(
+            "Admin",
+            "updateKey",
+            "Change an API key",
+            "Changes name, role, plan or custom limits. Takes effect on the key's next request. "
+            "Role: admin.",
+            responses(
+                {"200": success("The key as stored.", schema("ApiKey"), BETA)},
+                "NotFound",
+                *BODY,
+                "ValidationFailed",
+            ),
+            body=request_body("ApiKeyPatch", "The fields to change.", merge_patch=True),
+            **{"x-stability": "beta"},
+        ),
+        "delete": op(
+            "Admin",
+            "revokeKey",
+            "Revoke an API key",
+            "Revokes the key: its requests get 401 from now on. It stays listed with `revokedAt`. "
+            "Role: admin.",
+            responses({"204": success(NO_CONTENT, headers=BETA)}, "NotFound"),
+            **{"x-stability": "beta"},
+        ),
+    },
+    "/admin/keys/{keyId}/ban": {
+        "parameters": [param("KeyId")],
+        "delete": op(
+            "Admin",
+            "liftBan",
+            "Lift a temporary ban",
+            "Lifts the key's temporary ban and clears its count of rejections. Role: admin.",
+            responses({"204": success(NO_CONTENT, headers=BETA)}, "NotFound"),
+            **{"x-stability": "beta"},
+        ),
+    },
+    "/events": {
+        "get": op(
+            "Store",
+            "streamEvents",
+            "Stream changes as Server-Sent Events",
+            "Every change as it commits, as Server-Sent Events. Each message has an increasing "
+            "`id:`, an `event:` (`pet.created`, `pet.updated`, `pet.deleted`, `category.created`, "
+            "`category.updated`, `category.deleted`, `order.created`, `order.completed`, "
+            "`order.cancelled`, `inventory.updated`) and `data:` holding "
+            '`{"type", "at", "data"}` with the record as it now is. After a dropped '
+            "connection, reconnect with `Last-Event-ID` to get what was missed. The stream has no "
+            "request timeout. Role: readonly.",
+            responses(
+                {
+                    "200": success(
+                        "An endless event stream.",
+                        headers=EXPERIMENTAL,
+                        content={
+                            "text/event-stream": {
+                                "schema": {"type": "string"},
+                                "example": EVENT_EXAMPLE,
+                            }
+                        },
+                    )
+                },
+                forbidden=False,
+                timeout=False,
+            ),
+            parameters=[param("LastEventId")],
+            **{"x-stability": "experimental"},
+        ),
+    },
+    "/health": {
+        "get": {
+            "tags": ["Admin"],
+            "operationId": "health",
+            "summary": "Health check",
+            "description": (
+                "Answers 200 while the server runs. Needs no key and is not rate " "limited."
+            ),
+            "security": [],
+            "responses": {
+                "200": {
+                    "description": "The server is up and its store answers.",
+                    "content": json_content(schema("Health")),
+                },
+                "503": {
+                    "description": "The store cannot serve now (`unavailable`).",
+                    "content": json_content(schema("Error")),
+                },
+            },
+        },
+    },
+}

@@ -1,0 +1,457 @@
+"""components.schemas: the records, request bodies and the Error object."""
+
+from errors import ERROR_CODES, error_table
+from parts import (
+    ID,
+    NAME,
+    PER_DAY,
+    PER_MINUTE,
+    PET_STATUS_VALUES,
+    PLAN,
+    REASON,
+    ROLE,
+    STOCK,
+    TIMESTAMP,
+    described,
+    nullable,
+    schema,
+)
+
+SCHEMAS = {
+    "PetStatus": {
+        "type": "string",
+        "enum": PET_STATUS_VALUES,
+        "description": (
+            "Status of a pet. A pet may have no status (the field is omitted); the "
+            "inventory reports such a pet as `available`."
+        ),
+    },
+    "NewPet": {
+        "type": "object",
+        "description": (
+            "The payload for a pet to be created, or to replace a pet (PUT replaces "
+            "the whole record: leaving `status` out clears it)."
+        ),
+        "required": ["name", "categoryId"],
+        "additionalProperties": False,
+        "properties": {
+            "name": described(NAME, "The animal's name: 1 to 100 characters after trimming."),
+            "categoryId": described(ID, "ID of the category the animal belongs to."),
+            "status": nullable(
+                {"type": "string", "enum": PET_STATUS_VALUES},
+                "A PetStatus value; left out or `null`, the pet has no status.",
+            ),
+        },
+        "example": {"name": "Rex", "categoryId": 1, "status": "available"},
+    },
+    "Pet": {
+        "type": "object",
+        "description": "An animal for sale. `status` is omitted when the pet has none.",
+        "required": ["id", "name", "categoryId"],
+        "properties": {
+            "id": described(ID, "Unique identifier assigned on creation."),
+            "name": described(NAME, "The animal's name."),
+            "categoryId": described(ID, "ID of the category the animal belongs to."),
+            "status": schema("PetStatus"),
+        },
+        "example": {"id": 42, "name": "Rex", "categoryId": 1, "status": "available"},
+    },
+    "PetPatch": {
+        "type": "object",
+        "description": (
+            "A merge patch (RFC 7396) of a pet: fields left out stay as they are; "
+            '`"status": null` clears the status.'
+        ),
+        "additionalProperties": False,
+        "properties": {
+            "name": described(NAME, "The animal's name: 1 to 100 characters after trimming."),
+            "categoryId": described(ID, "ID of the category the animal belongs to."),
+            "status": nullable(
+                {"type": "string", "enum": PET_STATUS_VALUES},
+                "A PetStatus value, or `null` to clear the status.",
+            ),
+        },
+        "example": {"status": "sold"},
+    },
+    "Pets": {
+        "type": "array",
+        "description": "A page of pets.",
+        "items": schema("Pet"),
+    },
+    "NewCategory": {
+        "type": "object",
+        "description": (
+            "The payload for a category to be created, or to replace one (PUT without "
+            "`description` clears it). Names are unique, case-insensitive."
+        ),
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {
+            "name": described(
+                NAME,
+                "The category name (a kind of animal, e.g. dog, cat, rabbit): "
+                "1 to 100 characters after trimming.",
+            ),
+            "description": {
+                "type": "string",
+                "maxLength": 1000,
+                "nullable": True,
+                "description": (
+                    "A short description: up to 1,000 characters, stored trimmed; an "
+                    "empty or `null` one is not stored."
+                ),
+            },
+        },
+        "example": {"name": "dog", "description": "Dogs of every size"},
+    },
+    "Category": {
+        "type": "object",
+        "description": "A kind of animal. `description` is omitted when empty.",
+        "required": ["id", "name"],
+        "properties": {
+            "id": described(ID, "Unique identifier assigned on creation."),
+            "name": described(NAME, "The category name."),
+            "description": {
+                "type": "string",
+                "maxLength": 1000,
+                "description": "A short description of the category.",
+            },
+        },
+        "example": {"id": 1, "name": "dog", "description": "Dogs of every size"},
+    },
+    "CategoryPatch": {
+        "type": "object",
+        "description": (
+            "A merge patch (RFC 7396) of a category: fields left out stay as they are; "
+            '`"description": null` clears the description.'
+        ),
+        "additionalProperties": False,
+        "properties": {
+            "name": described(NAME, "The category name: 1 to 100 characters after trimming."),
+            "description": nullable(
+                {"type": "string", "maxLength": 1000},
+                "Up to 1,000 characters, or `null` to clear it.",
+            ),
+        },
+        "example": {"description": "Dogs, puppies included"},
+    },
+    "Order": {
+        "type": "object",
+        "description": (
+            "An order for units of one pet. The server assigns `id` and `complete` and "
+            "always sends `id`, `petId`, `quantity` and `complete`; `shipDate` is "
+            "omitted until set. Completing an order sets `shipDate` to the completion "
+            "time when it has none."
+        ),
+        "properties": {
+            "id": described(ID, "Unique order identifier."),
+            "petId": described(ID, "ID of the animal in this order."),
+            "quantity": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": 1,
+                "maximum": 10000,
+                "description": "Number of units ordered.",
+            },
+            "shipDate": described(TIMESTAMP, "Expected or actual ship date (RFC 3339)."),
+            "complete": {"type": "boolean", "description": "Whether the order has been fulfilled."},
+        },
+        "example": {
+            "id": 7,
+            "petId": 42,
+            "quantity": 1,
+            "shipDate": "2026-11-23T10:00:00Z",
+            "complete": False,
+        },
+    },
+    "NewOrder": {
+        "type": "object",
+        "description": "The payload for an order to be placed.",
+        "required": ["petId", "quantity"],
+        "additionalProperties": False,
+        "properties": {
+            "petId": described(
+                ID, "ID of the animal to order; its status must be `available` or " "unset."
+            ),
+            "quantity": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": 1,
+                "maximum": 10000,
+                "description": "Number of units: 1 to 10,000, at most the stock.",
+            },
+            "shipDate": nullable(TIMESTAMP, "Expected ship date (RFC 3339), optional; `null` means none."),
+        },
+        "example": {"petId": 42, "quantity": 1},
+    },
+    "OrderPatch": {
+        "type": "object",
+        "description": (
+            'A merge patch of an order. `{"complete": true}` marks it complete '
+            "(one-way); `shipDate` sets the ship date."
+        ),
+        "additionalProperties": False,
+        "properties": {
+            "complete": {
+                "type": "boolean",
+                "description": (
+                    "`true` completes the order; `false` on a completed order "
+                    "is 409 `order_already_complete`."
+                ),
+            },
+            "shipDate": described(TIMESTAMP, "Expected or actual ship date (RFC 3339)."),
+        },
+        "example": {"complete": True},
+    },
+    "InventoryItem": {
+        "type": "object",
+        "description": "The stock count of one pet. A pet without a status shows `available`.",
+        "required": ["petId", "quantity", "status"],
+        "properties": {
+            "petId": described(ID, "ID of the animal this entry tracks."),
+            "quantity": described(STOCK, "Current stock count: 0 to 1,000,000."),
+            "status": schema("PetStatus"),
+        },
+        "example": {"petId": 42, "quantity": 3, "status": "available"},
+    },
+    "InventoryUpdate": {
+        "type": "object",
+        "description": (
+            "Sets the stock count of a pet (a `set` entry in the stock history). "
+            "The pet's status does not change."
+        ),
+        "required": ["quantity"],
+        "additionalProperties": False,
+        "properties": {
+            "quantity": described(STOCK, "The new stock count: 0 to 1,000,000."),
+            "reason": REASON,
+        },
+        "example": {"quantity": 12, "reason": "stock take"},
+    },
+    "StockAdjustment": {
+        "type": "object",
+        "description": (
+            "Changes the stock count by `delta` atomically (an `adjustment` entry in "
+            "the stock history). A result below 0 is 409 `insufficient_stock`; above "
+            "1,000,000 is 422 `validation_failed`."
+        ),
+        "required": ["delta"],
+        "additionalProperties": False,
+        "properties": {
+            "delta": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": -1000000,
+                "maximum": 1000000,
+                "not": {"enum": [0]},
+                "description": "A non-zero change: -1,000,000 to 1,000,000.",
+            },
+            "reason": REASON,
+        },
+        "example": {"delta": -1, "reason": "damaged"},
+    },
+    "StockChange": {
+        "type": "object",
+        "description": "One entry of a pet's stock history.",
+        "required": [
+            "id",
+            "petId",
+            "delta",
+            "quantityAfter",
+            "reason",
+            "source",
+            "orderId",
+            "keyName",
+            "at",
+        ],
+        "properties": {
+            "id": described(ID, "Entry id, increasing."),
+            "petId": described(ID, "The pet whose stock changed."),
+            "delta": {"type": "integer", "format": "int32", "description": "The change in units."},
+            "quantityAfter": described(STOCK, "The stock count after the change."),
+            "reason": nullable(
+                {"type": "string", "maxLength": 200}, "The reason given, or `null`."
+            ),
+            "source": {
+                "type": "string",
+                "enum": ["order", "cancel", "set", "adjustment"],
+                "description": (
+                    "`order`: an order took units; `cancel`: a cancelled order returned "
+                    "them; `set`: PUT /store/inventory/{petId}; `adjustment`: POST "
+                    "/store/inventory/{petId}/adjustments."
+                ),
+            },
+            "orderId": nullable(ID, "The order for `order` and `cancel` entries, else `null`."),
+            "keyName": nullable(
+                {"type": "string"}, "Name of the API key that made the change, or `null`."
+            ),
+            "at": described(TIMESTAMP, "When the change was committed (RFC 3339, UTC)."),
+        },
+        "example": {
+            "id": 9,
+            "petId": 42,
+            "delta": -1,
+            "quantityAfter": 2,
+            "reason": None,
+            "source": "order",
+            "orderId": 7,
+            "keyName": "till 1",
+            "at": "2026-11-22T09:30:00Z",
+        },
+    },
+    "UsageWindow": {
+        "type": "object",
+        "description": "Use of one rate-limit window.",
+        "required": ["used", "limit", "remaining", "reset"],
+        "properties": {
+            "used": {"type": "integer", "format": "int64", "minimum": 0},
+            "limit": {"type": "integer", "format": "int64", "minimum": 0},
+            "remaining": {"type": "integer", "format": "int64", "minimum": 0},
+            "reset": {
+                "type": "integer",
+                "format": "int64",
+                "description": "When the window resets, in Unix seconds.",
+            },
+        },
+    },
+    "Usage": {
+        "type": "object",
+        "description": (
+            "A key's current use of its fixed windows: the current UTC minute and the "
+            "current UTC day."
+        ),
+        "required": ["minute", "day"],
+        "properties": {"minute": schema("UsageWindow"), "day": schema("UsageWindow")},
+    },
+    "ApiKey": {
+        "type": "object",
+        "description": (
+            "An API key as admins see it. The secret is never shown again after "
+            "creation; `prefix` identifies it."
+        ),
+        "required": [
+            "id",
+            "name",
+            "role",
+            "plan",
+            "perMinute",
+            "perDay",
+            "prefix",
+            "createdAt",
+            "lastUsedAt",
+            "revokedAt",
+            "bannedUntil",
+            "usage",
+        ],
+        "properties": {
+            "id": described(ID, "Key id."),
+            "name": described(NAME, "A name for people, e.g. `till 1`."),
+            "role": ROLE,
+            "plan": PLAN,
+            "perMinute": described(PER_MINUTE, "Requests allowed per UTC minute."),
+            "perDay": described(PER_DAY, "Requests allowed per UTC day."),
+            "prefix": {"type": "string", "description": "The first characters of the secret."},
+            "createdAt": TIMESTAMP,
+            "lastUsedAt": nullable(TIMESTAMP, "Last authenticated request, or `null`."),
+            "revokedAt": nullable(TIMESTAMP, "When the key was revoked, or `null`."),
+            "bannedUntil": nullable(TIMESTAMP, "End of a temporary ban, or `null`."),
+            "usage": schema("Usage"),
+        },
+    },
+    "NewApiKey": {
+        "type": "object",
+        "description": (
+            "The payload for a key to be created. `perMinute` and `perDay` are required "
+            "with the `enterprise` plan and refused (422) with any other."
+        ),
+        "required": ["name", "role", "plan"],
+        "additionalProperties": False,
+        "properties": {
+            "name": described(NAME, "1 to 100 characters after trimming."),
+            "role": ROLE,
+            "plan": PLAN,
+            "perMinute": described(
+                PER_MINUTE, "Enterprise only: requests per minute, 1 to " "1,000,000."
+            ),
+            "perDay": described(PER_DAY, "Enterprise only: requests per day, 1 to 100,000,000."),
+        },
+        "example": {"name": "till 1", "role": "pos", "plan": "pro"},
+    },
+    "ApiKeyPatch": {
+        "type": "object",
+        "description": (
+            "Changes a key: any of the fields. `perMinute` and `perDay` are required "
+            "when the key ends up on `enterprise` and refused (422) otherwise."
+        ),
+        "additionalProperties": False,
+        "properties": {
+            "name": described(NAME, "1 to 100 characters after trimming."),
+            "role": ROLE,
+            "plan": PLAN,
+            "perMinute": described(PER_MINUTE, "Enterprise only: 1 to 1,000,000."),
+            "perDay": described(PER_DAY, "Enterprise only: 1 to 100,000,000."),
+        },
+        "example": {"role": "staff"},
+    },
+    "CreatedApiKey": {
+        "type": "object",
+        "description": (
+            "The answer to creating a key. `secret` is shown here and never again: " "store it now."
+        ),
+        "required": [
+            "id",
+            "name",
+            "role",
+            "plan",
+            "perMinute",
+            "perDay",
+            "prefix",
+            "createdAt",
+            "secret",
+        ],
+        "properties": {
+            "id": described(ID, "Key id."),
+            "name": described(NAME, "A name for people."),
+            "role": ROLE,
+            "plan": PLAN,
+            "perMinute": described(PER_MINUTE, "Requests allowed per UTC minute."),
+            "perDay": described(PER_DAY, "Requests allowed per UTC day."),
+            "prefix": {"type": "string", "description": "The first characters of the secret."},
+            "createdAt": TIMESTAMP,
+            "secret": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The key itself: send it as `X-API-Key`.",
+            },
+        },
+    },
+    "Health": {
+        "type": "object",
+        "description": "The server is up.",
+        "required": ["status"],
+        "properties": {"status": {"type": "string", "enum": ["ok"]}},
+    },
+    "Error": {
+        "type": "object",
+        "description": (
+            "Every error answer. `status` equals the HTTP status; `code` is stable "
+            "and meant for programs, `message` for people.\n\n" + error_table()
+        ),
+        "required": ["code", "message", "status"],
+        "properties": {
+            "code": {
+                "type": "string",
+                "enum": [code for code, _, _ in ERROR_CODES],
+                "description": "A machine-readable error code.",
+            },
+            "message": {"type": "string", "description": "A human-readable description."},
+            "status": {
+                "type": "integer",
+                "minimum": 400,
+                "maximum": 599,
+                "description": "The HTTP status code.",
+            },
+        },
+        "example": {"code": "not_found", "message": "no pet with id 42", "status": 404},
+    },
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: `./scripts/test.sh` on a fresh Debian or Ubuntu
+# machine installs what the suites need (as root, or through sudo), then runs them in
+# order of cost. `./scripts/test.sh rust` (or contract, ui, crash, desktop) runs one suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(rust contract ui crash desktop)
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Debian packages a suite needs, installed once if any is missing.
+need_packages() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing ${missing[*]}"
+    as_root apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+}
+
+suite_rust() {
+  echo "== formatting, lints, unit and HTTP tests"
+  cargo fmt --all -- --check
+  cargo clippy --all-targets -- -D warnings
+  cargo test
+}
+
+suite_contract() {
+  echo "== OpenAPI document and contract tests"
+  cargo build --bin petstore
+  tests/contract/run.sh
+}
+
+suite_ui() {
+  echo "== staff UI in headless Chromium"
+  need_packages chromium fonts-dejavu-core
+  cargo build --bin petstore
+  tests/ui/run.sh
+}
+
+suite_crash() {
+  echo "== crash test: SIGKILL during orders"
+  cargo build --bin petstore
+  python3 tests/crash/run.py --cycles 3
+}
+
+suite_desktop() {
+  echo "== desktop app under Xvfb"
+  tests/desktop/run.sh
+}
+
+for suite in "${suites[@]}"; do
+  "suite_$suite"
+done
+echo "== all suites passed: ${suites[*]}"

@@ -1,0 +1,344 @@
+//! Strong `ETag`s on single records, and `If-Match` on PUT, PATCH and DELETE.
+
+use reqwest::{Method, Response};
+use serde_json::{json, Value};
+
+use crate::support::{assert_error, body, header, TestApp};
+
+const STALE: &str = "\"000000000000000000000000\"";
+
+async fn with_if_match(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    tag: &str,
+    json: Option<Value>,
+) -> Response {
+    let mut req = app.request(method, path).header("If-Match", tag);
+    if let Some(json) = json {
+        req = req.json(&json);
+    }
+    req.send().await.unwrap()
+}
+
+async fn etag_of(app: &TestApp, path: &str) -> String {
+    let res = app.get(path).await;
+    assert_eq!(res.status(), 200, "GET {path}");
+    header(&res, "etag")
+}
+
+#[tokio::test]
+async fn every_single_record_answer_carries_a_strong_etag() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 3).await;
+    let order = app.order(rex, 1).await;
+    for path in [
+        format!("/pets/{rex}"),
+        format!("/categories/{cat}"),
+        format!("/store/orders/{}", order["id"]),
+        format!("/store/inventory/{rex}"),
+    ] {
+        let tag = etag_of(&app, &path).await;
+        assert!(
+            tag.starts_with('"') && tag.ends_with('"') && tag.len() > 2,
+            "{path}: {tag}"
+        );
+        assert!(!tag.starts_with("W/"), "strong: {tag}");
+        assert_eq!(
+            etag_of(&app, &path).await,
+            tag,
+            "{path}: stable while unchanged"
+        );
+    }
+    let res = app
+        .post(
+            &format!("/store/inventory/{rex}/adjustments"),
+            json!({ "delta": 1 }),
+        )
+        .await;
+    assert!(header(&res, "etag").starts_with('"'));
+    assert_eq!(
+        header(&res, "etag"),
+        etag_of(&app, &format!("/store/inventory/{rex}")).await
+    );
+}
+
+#[tokio::test]
+async fn the_etag_changes_when_the_record_changes() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let path = format!("/categories/{cat}");
+    let before = etag_of(&app, &path).await;
+    let res = app
+        .send_json(Method::PATCH, &path, json!({ "description": "Woof" }))
+        .await;
+    let answered = header(&res, "etag");
+    assert_ne!(answered, before);
+    assert_eq!(etag_of(&app, &path).await, answered);
+}
+
+#[tokio::test]
+async fn a_stale_if_match_refuses_changes_to_pets() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 0).await;
+    let path = format!("/pets/{rex}");
+    let old = etag_of(&app, &path).await;
+    let res = app
+        .send_json(Method::PATCH, &path, json!({ "name": "Max" }))
+        .await;
+    assert_eq!(res.status(), 200);
+
+    for tag in [old.as_str(), STALE] {
+        let res = with_if_match(
+            &app,
+            Method::PUT,
+            &path,
+            tag,
+            Some(json!({ "name": "Bob", "categoryId": cat })),
+        )
+        .await;
+        assert_error(res, 412, "precondition_failed").await;
+        let res = with_if_match(
+            &app,
+            Method::PATCH,
+            &path,
+            tag,
+            Some(json!({ "name": "Bob" })),
+        )
+        .await;
+        assert_error(res, 412, "precondition_failed").await;
+        let res = with_if_match(&app, Method::DELETE, &path, tag, None).await;
+        assert_error(res, 412, "precondition_failed").await;
+    }
+    assert_eq!(app.get_json(&path).await["name"], "Max");
+}
+
+#[tokio::test]
+async fn a_current_if_match_lets_pet_changes_through() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 0).await;
+    let path = format!("/pets/{rex}");
+    let tag = etag_of(&app, &path).await;
+    let res = with_if_match(
+        &app,
+        Method::PUT,
+        &path,
+        &tag,
+        Some(json!({ "name": "Bob", "categoryId": cat })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let tag = header(&res, "etag");
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &path,
+        &tag,
+        Some(json!({ "status": "sold" })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let tag = header(&res, "etag");
+    let list = format!("\"nope\", {tag}");
+    let res = with_if_match(&app, Method::DELETE, &path, &list, None).await;
+    assert_eq!(res.status(), 204);
+}
+
+#[tokio::test]
+async fn a_stale_if_match_refuses_changes_to_categories_and_a_current_one_passes() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let path = format!("/categories/{cat}");
+    let tag = etag_of(&app, &path).await;
+    let res = with_if_match(
+        &app,
+        Method::PUT,
+        &path,
+        STALE,
+        Some(json!({ "name": "Cats" })),
+    )
+    .await;
+    assert_error(res, 412, "precondition_failed").await;
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &path,
+        STALE,
+        Some(json!({ "name": "Cats" })),
+    )
+    .await;
+    assert_error(res, 412, "precondition_failed").await;
+    let res = with_if_match(&app, Method::DELETE, &path, STALE, None).await;
+    assert_error(res, 412, "precondition_failed").await;
+    assert_eq!(app.get_json(&path).await["name"], "Dogs");
+
+    let res = with_if_match(
+        &app,
+        Method::PUT,
+        &path,
+        &tag,
+        Some(json!({ "name": "Cats" })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let tag = header(&res, "etag");
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &path,
+        &tag,
+        Some(json!({ "description": "Meow" })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let res = with_if_match(&app, Method::DELETE, &path, &header(&res, "etag"), None).await;
+    assert_eq!(res.status(), 204);
+}
+
+#[tokio::test]
+async fn a_stale_if_match_refuses_changes_to_orders_and_a_current_one_passes() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let first = app.order(rex, 1).await;
+    let second = app.order(rex, 1).await;
+    let path = format!("/store/orders/{}", first["id"]);
+
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &path,
+        STALE,
+        Some(json!({ "complete": true })),
+    )
+    .await;
+    assert_error(res, 412, "precondition_failed").await;
+    let res = with_if_match(&app, Method::DELETE, &path, STALE, None).await;
+    assert_error(res, 412, "precondition_failed").await;
+    assert_eq!(app.get_json(&path).await["complete"], false);
+    assert_eq!(
+        app.get_json(&format!("/store/inventory/{rex}")).await["quantity"],
+        3
+    );
+
+    let tag = etag_of(&app, &path).await;
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &path,
+        &tag,
+        Some(json!({ "complete": true })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &path,
+        &tag,
+        Some(json!({ "complete": true })),
+    )
+    .await;
+    assert_error(res, 412, "precondition_failed").await;
+
+    let path = format!("/store/orders/{}", second["id"]);
+    let tag = etag_of(&app, &path).await;
+    assert_eq!(
+        with_if_match(&app, Method::DELETE, &path, &tag, None)
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(
+        app.get_json(&format!("/store/inventory/{rex}")).await["quantity"],
+        4
+    );
+}
+
+#[tokio::test]
+async fn a_stale_if_match_refuses_setting_stock_and_a_current_one_passes() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let path = format!("/store/inventory/{rex}");
+    let tag = etag_of(&app, &path).await;
+    app.order(rex, 1).await;
+    let res = with_if_match(
+        &app,
+        Method::PUT,
+        &path,
+        &tag,
+        Some(json!({ "quantity": 50 })),
+    )
+    .await;
+    assert_error(res, 412, "precondition_failed").await;
+    assert_eq!(app.get_json(&path).await["quantity"], 4);
+
+    let tag = etag_of(&app, &path).await;
+    let res = with_if_match(
+        &app,
+        Method::PUT,
+        &path,
+        &tag,
+        Some(json!({ "quantity": 50 })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(body(res).await["quantity"], 50);
+}
+
+#[tokio::test]
+async fn if_match_star_matches_any_existing_record() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &format!("/pets/{rex}"),
+        "*",
+        Some(json!({ "name": "Max" })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let res = with_if_match(
+        &app,
+        Method::PUT,
+        &format!("/store/inventory/{rex}"),
+        "*",
+        Some(json!({ "quantity": 9 })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &format!("/categories/{cat}"),
+        "*",
+        Some(json!({ "name": "Hounds" })),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let res = with_if_match(&app, Method::DELETE, "/pets/99999", "*", None).await;
+    assert_error(res, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn a_weak_tag_never_matches_a_strong_comparison() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let path = format!("/categories/{cat}");
+    let tag = etag_of(&app, &path).await;
+    let res = with_if_match(
+        &app,
+        Method::PATCH,
+        &path,
+        &format!("W/{tag}"),
+        Some(json!({ "name": "X" })),
+    )
+    .await;
+    assert_error(res, 412, "precondition_failed").await;
+}

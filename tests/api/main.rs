@@ -1,0 +1,23 @@
+//! Black-box tests: the real server on port 0, a fresh SQLite file per test, plain HTTP.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+mod admin_keys;
+mod categories;
+mod concurrency;
+mod deprecation;
+mod durability;
+mod errors;
+mod etags;
+mod events;
+mod hostile;
+mod idempotency;
+mod inventory;
+mod openapi;
+mod orders;
+mod paging;
+mod pets;
+mod rate_limits;
+mod roles;
+mod smoke;

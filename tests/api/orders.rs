@@ -1,0 +1,556 @@
+//! `/store/orders` and the six transition rules that tie orders to stock and status.
+
+use chrono::{DateTime, Utc};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::support::{assert_error, body, header, TestApp};
+
+async fn pet(app: &TestApp, id: i64) -> Value {
+    app.get_json(&format!("/pets/{id}")).await
+}
+
+async fn stock(app: &TestApp, id: i64) -> i64 {
+    app.get_json(&format!("/store/inventory/{id}")).await["quantity"]
+        .as_i64()
+        .unwrap()
+}
+
+async fn complete(app: &TestApp, order: &Value) -> reqwest::Response {
+    app.send_json(
+        Method::PATCH,
+        &format!("/store/orders/{}", order["id"]),
+        json!({ "complete": true }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn placing_an_order_answers_201_with_location_etag_and_an_open_order() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let res = app
+        .post("/store/orders", json!({ "petId": rex, "quantity": 2 }))
+        .await;
+    assert_eq!(res.status(), 201);
+    let location = header(&res, "location");
+    assert!(header(&res, "etag").starts_with('"'));
+    let order = body(res).await;
+    let id = order["id"].as_i64().unwrap();
+    assert_eq!(location, format!("/store/orders/{id}"));
+    assert_eq!(
+        order,
+        json!({ "id": id, "petId": rex, "quantity": 2, "complete": false })
+    );
+    let res = app.get(&location).await;
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().contains_key("etag"));
+    assert_eq!(body(res).await, order);
+}
+
+#[tokio::test]
+async fn a_ship_date_given_with_an_order_is_kept_in_utc() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let res = app
+        .post(
+            "/store/orders",
+            json!({ "petId": rex, "quantity": 1, "shipDate": "2026-05-01T12:00:00+02:00" }),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    assert_eq!(body(res).await["shipDate"], "2026-05-01T10:00:00Z");
+}
+
+#[tokio::test]
+async fn rule_1_an_order_takes_its_units_out_of_stock_and_records_an_order_entry() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let order = app.order(rex, 2).await;
+    assert_eq!(stock(&app, rex).await, 3);
+    assert_eq!(pet(&app, rex).await["status"], "available");
+    let history = app
+        .get_json(&format!("/store/inventory/{rex}/adjustments"))
+        .await;
+    assert_eq!(history[0]["source"], "order");
+    assert_eq!(history[0]["delta"], -2);
+    assert_eq!(history[0]["quantityAfter"], 3);
+    assert_eq!(history[0]["orderId"], order["id"]);
+}
+
+#[tokio::test]
+async fn rule_1_a_pending_or_sold_pet_cannot_be_ordered() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    for status in ["pending", "sold"] {
+        let id = app.pet_with_stock(&format!("Rex {status}"), cat, 5).await;
+        let res = app
+            .send_json(
+                Method::PATCH,
+                &format!("/pets/{id}"),
+                json!({ "status": status }),
+            )
+            .await;
+        assert_eq!(res.status(), 200);
+        let res = app
+            .post("/store/orders", json!({ "petId": id, "quantity": 1 }))
+            .await;
+        assert_error(res, 409, "pet_not_available").await;
+        assert_eq!(
+            stock(&app, id).await,
+            5,
+            "stock untouched for a {status} pet"
+        );
+    }
+    assert_eq!(app.get_json("/store/orders").await, json!([]));
+}
+
+#[tokio::test]
+async fn rule_1_a_pet_without_status_can_be_ordered() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let res = app
+        .post("/pets", json!({ "name": "Plain", "categoryId": cat }))
+        .await;
+    let id = body(res).await["id"].as_i64().unwrap();
+    let res = app
+        .send_json(
+            Method::PUT,
+            &format!("/store/inventory/{id}"),
+            json!({ "quantity": 3 }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    app.order(id, 1).await;
+    assert_eq!(stock(&app, id).await, 2);
+    assert!(pet(&app, id).await.get("status").is_none());
+}
+
+#[tokio::test]
+async fn rule_1_more_units_than_in_stock_is_insufficient_stock_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 2).await;
+    let res = app
+        .post("/store/orders", json!({ "petId": rex, "quantity": 3 }))
+        .await;
+    let message = assert_error(res, 409, "insufficient_stock").await;
+    assert!(message.contains('2'), "{message}");
+    assert_eq!(stock(&app, rex).await, 2);
+    assert_eq!(pet(&app, rex).await["status"], "available");
+    let res = app
+        .get(&format!("/store/inventory/{rex}/adjustments"))
+        .await;
+    assert_eq!(res.headers()["x-total-count"], "1", "only the initial set");
+}
+
+#[tokio::test]
+async fn availability_is_checked_before_stock() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 1).await;
+    app.order(rex, 1).await;
+    assert_eq!(pet(&app, rex).await["status"], "pending");
+    assert_eq!(stock(&app, rex).await, 0);
+    let res = app
+        .post("/store/orders", json!({ "petId": rex, "quantity": 1 }))
+        .await;
+    assert_error(res, 409, "pet_not_available").await;
+}
+
+#[tokio::test]
+async fn rule_2_taking_the_last_unit_makes_the_pet_pending() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 3).await;
+    app.order(rex, 1).await;
+    assert_eq!(pet(&app, rex).await["status"], "available");
+    app.order(rex, 2).await;
+    assert_eq!(pet(&app, rex).await["status"], "pending");
+    let item = app.get_json(&format!("/store/inventory/{rex}")).await;
+    assert_eq!(
+        item,
+        json!({ "petId": rex, "quantity": 0, "status": "pending" })
+    );
+}
+
+#[tokio::test]
+async fn rule_3_completing_the_last_open_order_of_a_pet_without_stock_sells_it() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 2).await;
+    let first = app.order(rex, 1).await;
+    let second = app.order(rex, 1).await;
+    assert_eq!(pet(&app, rex).await["status"], "pending");
+
+    assert_eq!(complete(&app, &first).await.status(), 200);
+    assert_eq!(
+        pet(&app, rex).await["status"],
+        "pending",
+        "another order is still open"
+    );
+    assert_eq!(complete(&app, &second).await.status(), 200);
+    assert_eq!(pet(&app, rex).await["status"], "sold");
+    assert_eq!(
+        app.get_json(&format!("/store/inventory/{rex}")).await["status"],
+        "sold"
+    );
+}
+
+#[tokio::test]
+async fn rule_3_completing_an_order_while_stock_remains_keeps_the_pet_available() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let order = app.order(rex, 2).await;
+    let res = complete(&app, &order).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(body(res).await["complete"], true);
+    assert_eq!(pet(&app, rex).await["status"], "available");
+    assert_eq!(stock(&app, rex).await, 3);
+}
+
+#[tokio::test]
+async fn rule_4_cancelling_returns_the_units_and_makes_a_pending_pet_available() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 2).await;
+    let order = app.order(rex, 2).await;
+    assert_eq!(pet(&app, rex).await["status"], "pending");
+    let res = app.delete(&format!("/store/orders/{}", order["id"])).await;
+    assert_eq!(res.status(), 204);
+    assert_eq!(res.text().await.unwrap(), "");
+    assert_eq!(stock(&app, rex).await, 2);
+    assert_eq!(pet(&app, rex).await["status"], "available");
+}
+
+#[tokio::test]
+async fn a_cancelled_order_is_gone_and_the_history_keeps_a_cancel_entry() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 4).await;
+    let order = app.order(rex, 3).await;
+    let path = format!("/store/orders/{}", order["id"]);
+    assert_eq!(app.delete(&path).await.status(), 204);
+    assert_error(app.get(&path).await, 404, "not_found").await;
+    assert_error(app.delete(&path).await, 404, "not_found").await;
+    assert_eq!(app.get_json("/store/orders").await, json!([]));
+    let history = app
+        .get_json(&format!("/store/inventory/{rex}/adjustments"))
+        .await;
+    assert_eq!(history[0]["source"], "cancel");
+    assert_eq!(history[0]["delta"], 3);
+    assert_eq!(history[0]["quantityAfter"], 4);
+    assert_eq!(history[0]["orderId"], order["id"]);
+    assert_eq!(history[1]["source"], "order");
+}
+
+#[tokio::test]
+async fn cancelling_a_completed_order_is_order_already_complete() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 4).await;
+    let order = app.order(rex, 1).await;
+    assert_eq!(complete(&app, &order).await.status(), 200);
+    let res = app.delete(&format!("/store/orders/{}", order["id"])).await;
+    assert_error(res, 409, "order_already_complete").await;
+    assert_eq!(stock(&app, rex).await, 3);
+}
+
+#[tokio::test]
+async fn rule_5_staff_may_set_any_status_and_stock_changes_leave_it_alone() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 1).await;
+    app.order(rex, 1).await;
+    assert_eq!(pet(&app, rex).await["status"], "pending");
+    let res = app
+        .send_json(
+            Method::PUT,
+            &format!("/store/inventory/{rex}"),
+            json!({ "quantity": 5 }),
+        )
+        .await;
+    assert_eq!(
+        body(res).await["status"],
+        "pending",
+        "a restock does not change the status"
+    );
+    let res = app
+        .post(
+            &format!("/store/inventory/{rex}/adjustments"),
+            json!({ "delta": -5 }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(pet(&app, rex).await["status"], "pending");
+
+    for status in ["sold", "available", "pending"] {
+        let res = app
+            .send_json(
+                Method::PATCH,
+                &format!("/pets/{rex}"),
+                json!({ "status": status }),
+            )
+            .await;
+        assert_eq!(res.status(), 200);
+        assert_eq!(body(res).await["status"], status);
+    }
+    let other = app.pet_with_stock("Max", cat, 3).await;
+    let res = app
+        .send_json(
+            Method::PUT,
+            &format!("/store/inventory/{other}"),
+            json!({ "quantity": 0 }),
+        )
+        .await;
+    assert_eq!(
+        body(res).await["status"],
+        "available",
+        "emptying stock does not make it pending"
+    );
+}
+
+#[tokio::test]
+async fn rule_6_completing_an_order_without_ship_date_sets_it_to_now() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 3).await;
+    let order = app.order(rex, 1).await;
+    assert!(order.get("shipDate").is_none());
+    let before = Utc::now().timestamp();
+    let res = complete(&app, &order).await;
+    let after = Utc::now().timestamp();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().contains_key("etag"));
+    let done = body(res).await;
+    assert_eq!(done["complete"], true);
+    let ship = done["shipDate"].as_str().unwrap();
+    assert!(ship.ends_with('Z'), "{ship}");
+    let at = DateTime::parse_from_rfc3339(ship).unwrap().timestamp();
+    assert!(
+        (before..=after).contains(&at),
+        "{ship} between {before} and {after}"
+    );
+    assert_eq!(
+        app.get_json(&format!("/store/orders/{}", order["id"]))
+            .await,
+        done
+    );
+}
+
+#[tokio::test]
+async fn rule_6_completing_an_order_keeps_a_ship_date_it_already_has() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 3).await;
+    let res = app
+        .post(
+            "/store/orders",
+            json!({ "petId": rex, "quantity": 1, "shipDate": "2030-01-02T03:04:05Z" }),
+        )
+        .await;
+    let order = body(res).await;
+    let done = body(complete(&app, &order).await).await;
+    assert_eq!(done["shipDate"], "2030-01-02T03:04:05Z");
+    assert_eq!(done["complete"], true);
+}
+
+#[tokio::test]
+async fn a_ship_date_sent_with_completion_is_used() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 3).await;
+    let order = app.order(rex, 1).await;
+    let res = app
+        .send_json(
+            Method::PATCH,
+            &format!("/store/orders/{}", order["id"]),
+            json!({ "complete": true, "shipDate": "2031-07-08T09:10:11Z" }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        body(res).await,
+        json!({ "id": order["id"], "petId": rex, "quantity": 1, "shipDate": "2031-07-08T09:10:11Z", "complete": true })
+    );
+}
+
+#[tokio::test]
+async fn completion_is_one_way_and_repeating_it_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 3).await;
+    let order = app.order(rex, 1).await;
+    let path = format!("/store/orders/{}", order["id"]);
+    let res = complete(&app, &order).await;
+    let etag = header(&res, "etag");
+    let done = body(res).await;
+
+    let res = app
+        .send_json(Method::PATCH, &path, json!({ "complete": false }))
+        .await;
+    assert_error(res, 409, "order_already_complete").await;
+
+    let res = complete(&app, &order).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "etag"), etag);
+    assert_eq!(body(res).await, done);
+    assert_eq!(app.get_json(&path).await, done);
+    assert_eq!(stock(&app, rex).await, 2);
+}
+
+#[tokio::test]
+async fn an_order_for_a_pet_that_does_not_exist_is_unknown_pet() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .post("/store/orders", json!({ "petId": 987_654, "quantity": 1 }))
+        .await;
+    let message = assert_error(res, 422, "unknown_pet").await;
+    assert!(message.contains("987654"), "{message}");
+}
+
+#[tokio::test]
+async fn an_order_quantity_outside_1_to_10000_is_validation_failed() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 20_000).await;
+    for quantity in [0, -1, 10_001] {
+        let res = app
+            .post(
+                "/store/orders",
+                json!({ "petId": rex, "quantity": quantity }),
+            )
+            .await;
+        let message = assert_error(res, 422, "validation_failed").await;
+        assert!(message.contains("quantity"), "{message}");
+    }
+    let res = app
+        .post("/store/orders", json!({ "petId": rex, "quantity": 10_000 }))
+        .await;
+    assert_eq!(res.status(), 201);
+    assert_eq!(stock(&app, rex).await, 10_000);
+}
+
+#[tokio::test]
+async fn the_order_list_is_newest_first_and_filters_by_complete_and_pet() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 10).await;
+    let max = app.pet_with_stock("Max", cat, 10).await;
+    let a = app.order(rex, 1).await["id"].as_i64().unwrap();
+    let b = app.order(max, 1).await["id"].as_i64().unwrap();
+    let c = app.order(rex, 1).await["id"].as_i64().unwrap();
+    let res = app
+        .send_json(
+            Method::PATCH,
+            &format!("/store/orders/{a}"),
+            json!({ "complete": true }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+
+    let ids = |v: Value| -> Vec<i64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].as_i64().unwrap())
+            .collect()
+    };
+    let res = app.get("/store/orders").await;
+    assert_eq!(res.headers()["x-total-count"], "3");
+    assert_eq!(ids(body(res).await), vec![c, b, a]);
+    assert_eq!(
+        ids(app.get_json("/store/orders?complete=true").await),
+        vec![a]
+    );
+    assert_eq!(
+        ids(app.get_json("/store/orders?complete=false").await),
+        vec![c, b]
+    );
+    assert_eq!(
+        ids(app.get_json(&format!("/store/orders?petId={rex}")).await),
+        vec![c, a]
+    );
+    assert_eq!(
+        ids(app
+            .get_json(&format!("/store/orders?petId={rex}&complete=false"))
+            .await),
+        vec![c]
+    );
+}
+
+#[tokio::test]
+async fn a_pet_with_an_open_order_cannot_be_deleted() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 2).await;
+    let order = app.order(rex, 1).await;
+    assert_error(
+        app.delete(&format!("/pets/{rex}")).await,
+        409,
+        "pet_has_open_orders",
+    )
+    .await;
+    assert_eq!(pet(&app, rex).await["name"], "Rex");
+    assert_eq!(
+        app.delete(&format!("/store/orders/{}", order["id"]))
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(app.delete(&format!("/pets/{rex}")).await.status(), 204);
+}
+
+#[tokio::test]
+async fn a_cancelled_order_id_is_never_given_to_a_new_order() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let cancelled = app.order(rex, 1).await["id"].as_i64().unwrap();
+    assert_eq!(
+        app.delete(&format!("/store/orders/{cancelled}"))
+            .await
+            .status(),
+        204
+    );
+    let next = app.order(rex, 2).await["id"].as_i64().unwrap();
+    assert_ne!(next, cancelled);
+    assert_error(
+        app.get(&format!("/store/orders/{cancelled}")).await,
+        404,
+        "not_found",
+    )
+    .await;
+    let history = app
+        .get_json(&format!("/store/inventory/{rex}/adjustments"))
+        .await;
+    assert_eq!(history[0]["orderId"], next);
+    assert_eq!(history[1]["orderId"], cancelled);
+    assert_eq!(history[1]["source"], "cancel");
+}
+
+#[tokio::test]
+async fn rule_2_taking_the_last_unit_of_a_pet_without_status_makes_it_pending() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let res = app
+        .post("/pets", json!({ "name": "Plain", "categoryId": cat }))
+        .await;
+    let id = body(res).await["id"].as_i64().unwrap();
+    let res = app
+        .send_json(
+            Method::PUT,
+            &format!("/store/inventory/{id}"),
+            json!({ "quantity": 2 }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let order = app.order(id, 2).await;
+    assert_eq!(pet(&app, id).await["status"], "pending");
+    assert_eq!(complete(&app, &order).await.status(), 200);
+    assert_eq!(pet(&app, id).await["status"], "sold");
+}

@@ -1,0 +1,221 @@
+//! Lists: `X-Total-Count`, RFC 8288 `Link` pages that keep their filters, bounds on
+//! `limit`, `offset` and `ids`, sorting, and refusing unknown parameters.
+
+use serde_json::Value;
+
+use crate::support::{assert_error, body, header, TestApp};
+
+fn ids(list: &Value) -> Vec<i64> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect()
+}
+
+/// Seven pets in one category named so that name order differs from id order.
+async fn seven_pets(app: &TestApp) -> (i64, Vec<i64>) {
+    let cat = app.category("Dogs").await;
+    let mut created = Vec::new();
+    for name in [
+        "delta", "Alpha", "golf", "Charlie", "bravo", "foxtrot", "Echo",
+    ] {
+        created.push(app.pet_with_stock(name, cat, 0).await);
+    }
+    (cat, created)
+}
+
+#[tokio::test]
+async fn the_default_page_holds_fifty_and_reports_the_total() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    for i in 0..55 {
+        app.pet_with_stock(&format!("Pet {i}"), cat, 0).await;
+    }
+    let res = app.get("/pets").await;
+    assert_eq!(header(&res, "x-total-count"), "55");
+    assert_eq!(
+        header(&res, "link"),
+        "</pets?limit=50&offset=50>; rel=\"next\""
+    );
+    assert_eq!(body(res).await.as_array().unwrap().len(), 50);
+}
+
+#[tokio::test]
+async fn pages_link_to_next_and_prev_and_keep_the_filters() {
+    let app = TestApp::spawn().await;
+    let (cat, created) = seven_pets(&app).await;
+
+    let res = app
+        .get(&format!("/pets?categoryId={cat}&q=o&limit=2"))
+        .await;
+    // names containing "o": golf, bravo, foxtrot, Echo
+    assert_eq!(header(&res, "x-total-count"), "4");
+    assert_eq!(
+        header(&res, "link"),
+        format!("</pets?categoryId={cat}&q=o&limit=2&offset=2>; rel=\"next\"")
+    );
+    assert_eq!(ids(&body(res).await), vec![created[2], created[4]]);
+
+    let res = app
+        .get(&format!("/pets?categoryId={cat}&q=o&limit=2&offset=2"))
+        .await;
+    assert_eq!(
+        header(&res, "link"),
+        format!("</pets?categoryId={cat}&q=o&limit=2&offset=0>; rel=\"prev\"")
+    );
+    assert_eq!(ids(&body(res).await), vec![created[5], created[6]]);
+
+    let res = app.get("/pets?limit=3&offset=3&sort=-id").await;
+    assert_eq!(header(&res, "x-total-count"), "7");
+    assert_eq!(
+        header(&res, "link"),
+        "</pets?sort=-id&limit=3&offset=6>; rel=\"next\", </pets?sort=-id&limit=3&offset=0>; rel=\"prev\""
+    );
+    assert_eq!(
+        ids(&body(res).await),
+        vec![created[3], created[2], created[1]]
+    );
+}
+
+#[tokio::test]
+async fn following_next_links_visits_every_record_once() {
+    let app = TestApp::spawn().await;
+    let (_, created) = seven_pets(&app).await;
+    let mut seen = Vec::new();
+    let mut next = Some("/pets?sort=name&limit=3".to_owned());
+    while let Some(path) = next.take() {
+        let res = app.get(&path).await;
+        assert_eq!(res.status(), 200);
+        next = res.headers().get("link").and_then(|l| {
+            let l = l.to_str().unwrap();
+            l.split(", ")
+                .find(|part| part.ends_with("rel=\"next\""))
+                .map(|part| part[1..part.find('>').unwrap()].to_owned())
+        });
+        seen.extend(ids(&body(res).await));
+    }
+    let mut expected = created.clone();
+    expected.sort();
+    let mut sorted = seen.clone();
+    sorted.sort();
+    assert_eq!(sorted, expected);
+}
+
+#[tokio::test]
+async fn a_page_past_the_end_is_empty_with_the_total_and_a_prev_link() {
+    let app = TestApp::spawn().await;
+    seven_pets(&app).await;
+    let res = app.get("/pets?offset=100&limit=10").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "x-total-count"), "7");
+    assert_eq!(
+        header(&res, "link"),
+        "</pets?limit=10&offset=90>; rel=\"prev\""
+    );
+    assert_eq!(body(res).await, serde_json::json!([]));
+}
+
+#[tokio::test]
+async fn a_single_page_has_no_link_header() {
+    let app = TestApp::spawn().await;
+    seven_pets(&app).await;
+    let res = app.get("/pets?limit=7").await;
+    assert!(res.headers().get("link").is_none());
+    assert_eq!(header(&res, "x-total-count"), "7");
+}
+
+#[tokio::test]
+async fn limit_and_offset_outside_their_bounds_are_bad_request() {
+    let app = TestApp::spawn().await;
+    for query in [
+        "limit=0",
+        "limit=501",
+        "limit=-5",
+        "offset=-1",
+        "limit=abc",
+        "offset=1.5",
+        "limit=",
+    ] {
+        for base in ["/pets", "/categories", "/store/orders", "/store/inventory"] {
+            let message = assert_error(
+                app.get(&format!("{base}?{query}")).await,
+                400,
+                "bad_request",
+            )
+            .await;
+            assert!(
+                message.contains("limit") || message.contains("offset"),
+                "{message}"
+            );
+        }
+    }
+    assert_eq!(app.get("/pets?limit=1").await.status(), 200);
+    assert_eq!(app.get("/pets?limit=500&offset=0").await.status(), 200);
+}
+
+#[tokio::test]
+async fn pets_sort_by_name_either_way_ignoring_case_and_by_id_descending() {
+    let app = TestApp::spawn().await;
+    let (_, c) = seven_pets(&app).await;
+    // delta, Alpha, golf, Charlie, bravo, foxtrot, Echo
+    let by_name = vec![c[1], c[4], c[3], c[0], c[6], c[5], c[2]];
+    assert_eq!(ids(&app.get_json("/pets?sort=name").await), by_name);
+    let mut reversed = by_name.clone();
+    reversed.reverse();
+    assert_eq!(ids(&app.get_json("/pets?sort=-name").await), reversed);
+    let mut by_id_desc = c.clone();
+    by_id_desc.reverse();
+    assert_eq!(ids(&app.get_json("/pets?sort=-id").await), by_id_desc);
+    assert_eq!(ids(&app.get_json("/pets?sort=id").await), c);
+    assert_error(app.get("/pets?sort=NAME").await, 400, "bad_request").await;
+}
+
+#[tokio::test]
+async fn ids_accepts_a_hundred_and_refuses_a_hundred_and_one() {
+    let app = TestApp::spawn().await;
+    let (_, c) = seven_pets(&app).await;
+    let hundred: Vec<String> = (1..=100).map(|i| i.to_string()).collect();
+    let res = app.get(&format!("/pets?ids={}", hundred.join(","))).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "x-total-count"), "7");
+    let mut all = c.clone();
+    all.sort();
+    assert_eq!(ids(&body(res).await), all);
+
+    let hundred_one: Vec<String> = (1..=101).map(|i| i.to_string()).collect();
+    let message = assert_error(
+        app.get(&format!("/pets?ids={}", hundred_one.join(",")))
+            .await,
+        400,
+        "bad_request",
+    )
+    .await;
+    assert!(message.contains("ids"), "{message}");
+    for bad in ["0", "-1", "x", "1,,2", ""] {
+        assert_error(
+            app.get(&format!("/pets?ids={bad}")).await,
+            400,
+            "bad_request",
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_or_repeated_query_parameter_is_bad_request() {
+    let app = TestApp::spawn().await;
+    for path in [
+        "/pets?limt=5",
+        "/pets?name=Rex",
+        "/pets?limit=5&limit=6",
+        "/categories?status=available",
+        "/store/orders?status=sold",
+        "/store/inventory?q=x",
+        "/store/inventory/1/adjustments?source=order",
+        "/admin/keys?role=admin",
+    ] {
+        let message = assert_error(app.get(path).await, 400, "bad_request").await;
+        assert!(message.contains("query parameter"), "{path}: {message}");
+    }
+}

@@ -1,0 +1,329 @@
+//! `TestApp`: the real server on port 0 over a fresh SQLite file, and a client for it.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use petstore::limits::{Clock, SystemClock};
+use petstore::{App, ServeArgs, Settings};
+use reqwest::{Method, RequestBuilder, Response};
+use serde_json::{json, Value};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// The admin key every test store starts with.
+pub const ADMIN_KEY: &str = "psk_test_admin_key_0123456789abcdef0123456789abcdef";
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub app: App,
+    pub dir: Arc<TempDir>,
+    pub settings: Settings,
+    clock: Arc<dyn Clock>,
+    stop: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+/// Builds a [`TestApp`] with changed settings or clock.
+pub struct Builder {
+    args: ServeArgs,
+    clock: Arc<dyn Clock>,
+    dir: Option<Arc<TempDir>>,
+}
+
+impl Builder {
+    pub fn args(mut self, change: impl FnOnce(&mut ServeArgs)) -> Self {
+        change(&mut self.args);
+        self
+    }
+
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    pub async fn spawn(self) -> TestApp {
+        let dir = self
+            .dir
+            .unwrap_or_else(|| Arc::new(tempfile::tempdir().unwrap()));
+        let mut args = self.args;
+        args.bind = Some("127.0.0.1:0".parse().unwrap());
+        args.admin_key = Some(ADMIN_KEY.into());
+        let settings = Settings::new(Some(dir.path().join("store.sqlite")), args).unwrap();
+        let app = App::open_with_clock(&settings, self.clock.clone()).unwrap();
+        let listener = tokio::net::TcpListener::bind(settings.bind).await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server = tokio::spawn(petstore::serve(listener, app.clone(), async move {
+            let _ = stopped.await;
+        }));
+        TestApp {
+            addr,
+            client: reqwest::Client::new(),
+            app,
+            dir,
+            settings,
+            clock: self.clock,
+            stop: Some(stop),
+            server: Some(server),
+        }
+    }
+}
+
+impl TestApp {
+    pub fn builder() -> Builder {
+        Builder {
+            args: ServeArgs::default(),
+            clock: Arc::new(SystemClock),
+            dir: None,
+        }
+    }
+
+    /// The server with default settings on a new store.
+    pub async fn spawn() -> Self {
+        Self::builder().spawn().await
+    }
+
+    pub fn db_path(&self) -> PathBuf {
+        self.settings.db.clone()
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// A request with the admin key.
+    pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.request_as(ADMIN_KEY, method, path)
+    }
+
+    /// A request with another key.
+    pub fn request_as(&self, key: &str, method: Method, path: &str) -> RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .header("X-API-Key", key)
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.request(Method::GET, path).send().await.unwrap()
+    }
+
+    pub async fn send_json(&self, method: Method, path: &str, body: Value) -> Response {
+        self.request(method, path).json(&body).send().await.unwrap()
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Response {
+        self.send_json(Method::POST, path, body).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Response {
+        self.request(Method::DELETE, path).send().await.unwrap()
+    }
+
+    /// Creates a category and returns its id.
+    pub async fn category(&self, name: &str) -> i64 {
+        let res = self.post("/categories", json!({ "name": name })).await;
+        assert_eq!(res.status(), 201, "creating category {name}");
+        body(res).await["id"].as_i64().unwrap()
+    }
+
+    /// Creates a pet (in a new category when `category` is `None`) with `stock` units.
+    pub async fn pet_with_stock(&self, name: &str, category: i64, stock: i64) -> i64 {
+        let res = self
+            .post(
+                "/pets",
+                json!({ "name": name, "categoryId": category, "status": "available" }),
+            )
+            .await;
+        assert_eq!(res.status(), 201, "creating pet {name}");
+        let id = body(res).await["id"].as_i64().unwrap();
+        if stock > 0 {
+            let res = self
+                .send_json(
+                    Method::PUT,
+                    &format!("/store/inventory/{id}"),
+                    json!({ "quantity": stock }),
+                )
+                .await;
+            assert_eq!(res.status(), 200, "setting stock of {name}");
+        }
+        id
+    }
+
+    /// Creates a key with `role` and `plan` and returns its secret.
+    pub async fn key(&self, role: &str, plan: &str) -> String {
+        let res = self
+            .post(
+                "/admin/keys",
+                json!({ "name": format!("{role} {plan}"), "role": role, "plan": plan }),
+            )
+            .await;
+        assert_eq!(res.status(), 201, "creating a {role} key");
+        body(res).await["secret"].as_str().unwrap().to_owned()
+    }
+
+    /// Stops the server gracefully and closes the store (checkpointing the WAL).
+    pub async fn stop(mut self) -> Arc<TempDir> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.unwrap().unwrap();
+        }
+        let app = self.app.clone();
+        tokio::task::spawn_blocking(move || app.close())
+            .await
+            .unwrap();
+        self.dir.clone()
+    }
+
+    /// Stops the server and starts a new one on the same store file.
+    pub async fn restart(self) -> Self {
+        let clock = self.clock.clone();
+        let dir = self.stop().await;
+        Builder {
+            args: ServeArgs::default(),
+            clock,
+            dir: Some(dir),
+        }
+        .spawn()
+        .await
+    }
+}
+
+/// The JSON body of a response.
+pub async fn body(res: Response) -> Value {
+    let text = res.text().await.unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// Asserts that `res` is an Error object with this status and code, and returns its message.
+pub async fn assert_error(res: Response, status: u16, code: &str) -> String {
+    assert_eq!(res.status().as_u16(), status, "status");
+    let content_type = res.headers()["content-type"].to_str().unwrap().to_owned();
+    assert!(
+        content_type.starts_with("application/json"),
+        "content type {content_type}"
+    );
+    let value = body(res).await;
+    assert_eq!(value["code"], code, "code in {value}");
+    assert_eq!(value["status"], status, "status in {value}");
+    let message = value["message"].as_str().expect("a message").to_owned();
+    assert!(!message.is_empty());
+    assert_eq!(
+        value.as_object().unwrap().len(),
+        3,
+        "only code, message, status: {value}"
+    );
+    message
+}
+
+impl TestApp {
+    /// Creates a key with `role` and `plan` and returns its id and secret.
+    pub async fn key_with_id(&self, role: &str, plan: &str) -> (i64, String) {
+        let res = self
+            .post(
+                "/admin/keys",
+                json!({ "name": format!("{role} {plan}"), "role": role, "plan": plan }),
+            )
+            .await;
+        assert_eq!(res.status(), 201, "creating a {role} key");
+        let key = body(res).await;
+        (
+            key["id"].as_i64().unwrap(),
+            key["secret"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    /// Places an order with the admin key and returns it (asserting 201).
+    pub async fn order(&self, pet: i64, quantity: i64) -> Value {
+        let res = self
+            .post(
+                "/store/orders",
+                json!({ "petId": pet, "quantity": quantity }),
+            )
+            .await;
+        assert_eq!(res.status(), 201, "placing an order of pet {pet}");
+        body(res).await
+    }
+
+    /// Sends `bytes` as the body with this `Content-Type` (none when `None`), admin key.
+    pub async fn send_raw(
+        &self,
+        method: Method,
+        path: &str,
+        content_type: Option<&str>,
+        bytes: impl Into<reqwest::Body>,
+    ) -> Response {
+        let mut req = self.request(method, path).body(bytes);
+        if let Some(content_type) = content_type {
+            req = req.header("Content-Type", content_type);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// The JSON body of a GET with the admin key, asserting 200.
+    pub async fn get_json(&self, path: &str) -> Value {
+        let res = self.get(path).await;
+        assert_eq!(res.status(), 200, "GET {path}");
+        body(res).await
+    }
+}
+
+impl TestApp {
+    /// Creates a key from `body` (`{name, role, plan, perMinute?, perDay?}`) with the admin key
+    /// and returns its id and secret.
+    pub async fn key_with(&self, body: Value) -> (i64, String) {
+        let res = self.post("/admin/keys", body.clone()).await;
+        assert_eq!(res.status(), 201, "creating key {body}");
+        let created = self::body(res).await;
+        (
+            created["id"].as_i64().unwrap(),
+            created["secret"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    /// The admin listing's entry for key `id`.
+    pub async fn listed_key(&self, id: i64) -> Value {
+        let res = self.get("/admin/keys").await;
+        assert_eq!(res.status(), 200, "listing keys");
+        let keys = body(res).await;
+        keys.as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["id"] == id)
+            .unwrap_or_else(|| panic!("key {id} is not listed in {keys}"))
+            .clone()
+    }
+
+    /// A second server on this store file while this one keeps running and is never closed:
+    /// what a restart after a crash sees.
+    pub async fn spawn_beside(&self) -> TestApp {
+        Builder {
+            args: ServeArgs::default(),
+            clock: self.clock.clone(),
+            dir: Some(self.dir.clone()),
+        }
+        .spawn()
+        .await
+    }
+}
+
+/// The value of header `name`, which must be present.
+pub fn header(res: &Response, name: &str) -> String {
+    res.headers()
+        .get(name)
+        .unwrap_or_else(|| panic!("no {name} header on a {} answer", res.status()))
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// A response header that holds a whole number; panics when it is missing or not a number.
+pub fn header_num(res: &Response, name: &str) -> i64 {
+    let raw = header(res, name);
+    raw.parse()
+        .unwrap_or_else(|_| panic!("{name} is not a number: {raw:?}"))
+}

@@ -1,0 +1,259 @@
+//! The `petstore` program's key and backup commands, run as a user runs them: the built binary
+//! with `PETSTORE_DB` pointing at a store in a temporary folder.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tempfile::TempDir;
+
+/// A temporary folder holding the store the commands use.
+struct Shop {
+    dir: TempDir,
+}
+
+impl Shop {
+    fn new() -> Self {
+        Shop {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn db(&self) -> PathBuf {
+        self.dir.path().join("store.sqlite")
+    }
+
+    /// Runs `petstore ARGS` against this shop's store, with no other `PETSTORE_*` setting.
+    fn run(&self, args: &[&str]) -> Output {
+        self.run_on(&self.db(), args)
+    }
+
+    fn run_on(&self, db: &Path, args: &[&str]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("PETSTORE_") {
+                command.env_remove(name);
+            }
+        }
+        command
+            .args(args)
+            .env("PETSTORE_DB", db)
+            .env("PETSTORE_LOG", "warn")
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap()
+    }
+
+    /// Runs a command that must succeed and returns what it printed.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "petstore {args:?} failed: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+
+    /// Runs a command that must fail and returns what it printed to stderr.
+    fn fails(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            !out.status.success(),
+            "petstore {args:?} succeeded: {}",
+            text(&out.stdout)
+        );
+        text(&out.stderr)
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The id and secret printed by `keys create`.
+fn created(out: &str) -> (i64, String) {
+    let id = out
+        .split_whitespace()
+        .skip_while(|w| *w != "key")
+        .nth(1)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no key id in {out:?}"));
+    let secret = out
+        .split_whitespace()
+        .find(|w| w.starts_with("psk_"))
+        .unwrap_or_else(|| panic!("no secret in {out:?}"))
+        .to_owned();
+    (id, secret)
+}
+
+/// The line of `keys list` for key `id`.
+fn listed(list: &str, id: i64) -> String {
+    list.lines()
+        .find(|line| line.split_whitespace().next() == Some(&id.to_string()))
+        .unwrap_or_else(|| panic!("key {id} not in {list:?}"))
+        .to_owned()
+}
+
+#[test]
+fn keys_create_list_and_revoke_manage_a_stores_keys() {
+    let shop = Shop::new();
+    let out = shop.ok(&[
+        "keys", "create", "--name", "t", "--role", "pos", "--plan", "pro",
+    ]);
+    let (id, secret) = created(&out);
+    assert!(out.contains("pos") && out.contains("pro"), "{out}");
+    assert!(secret.len() >= 32, "{secret}");
+
+    let list = shop.ok(&["keys", "list"]);
+    assert!(!list.contains(&secret), "the list shows a secret: {list}");
+    let line = listed(&list, id);
+    for word in ["t", "pos", "pro", "300/10000", "never", "active"] {
+        assert!(
+            line.split_whitespace().any(|w| w == word),
+            "{word} not in {line:?}"
+        );
+    }
+    let prefix = line
+        .split_whitespace()
+        .find(|w| w.starts_with("psk_"))
+        .unwrap();
+    assert!(
+        secret.starts_with(prefix),
+        "{prefix} is not the start of the secret"
+    );
+
+    let out = shop.ok(&["keys", "revoke", &id.to_string()]);
+    assert!(
+        out.contains("Revoked") && out.contains(&id.to_string()),
+        "{out}"
+    );
+    let line = listed(&shop.ok(&["keys", "list"]), id);
+    assert!(line.ends_with("revoked"), "{line}");
+}
+
+#[test]
+fn keys_create_takes_limits_for_enterprise_keys_only() {
+    let shop = Shop::new();
+    let out = shop.ok(&[
+        "keys",
+        "create",
+        "--name",
+        "hq",
+        "--role",
+        "staff",
+        "--plan",
+        "enterprise",
+        "--per-minute",
+        "500",
+        "--per-day",
+        "20000",
+    ]);
+    let (id, _) = created(&out);
+    let line = listed(&shop.ok(&["keys", "list"]), id);
+    assert!(
+        line.contains("enterprise") && line.contains(" 500/20000 "),
+        "{line}"
+    );
+
+    let err = shop.fails(&[
+        "keys",
+        "create",
+        "--name",
+        "e",
+        "--role",
+        "pos",
+        "--plan",
+        "enterprise",
+    ]);
+    assert!(err.contains("perMinute"), "{err}");
+    let err = shop.fails(&[
+        "keys",
+        "create",
+        "--name",
+        "p",
+        "--role",
+        "pos",
+        "--plan",
+        "pro",
+        "--per-minute",
+        "5",
+    ]);
+    assert!(err.contains("perMinute"), "{err}");
+    let err = shop.fails(&[
+        "keys", "create", "--name", "g", "--role", "pos", "--plan", "gold",
+    ]);
+    assert!(err.contains("plan"), "{err}");
+    let err = shop.fails(&["keys", "create", "--name", "r", "--role", "owner"]);
+    assert!(err.contains("role"), "{err}");
+    // The refused keys were not made.
+    assert_eq!(
+        shop.ok(&["keys", "list"]).lines().count(),
+        2,
+        "a header and one key"
+    );
+}
+
+#[test]
+fn revoking_an_unknown_key_fails_with_a_message() {
+    let shop = Shop::new();
+    shop.ok(&["keys", "create", "--name", "t", "--role", "pos"]);
+    let err = shop.fails(&["keys", "revoke", "999"]);
+    assert!(err.starts_with("petstore: "), "{err}");
+    assert!(err.contains("999"), "{err}");
+}
+
+#[test]
+fn every_command_explains_itself_with_help() {
+    let shop = Shop::new();
+    let commands: [&[&str]; 7] = [
+        &[],
+        &["serve"],
+        &["keys"],
+        &["keys", "create"],
+        &["keys", "list"],
+        &["keys", "revoke"],
+        &["backup"],
+    ];
+    for command in commands {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let out = shop.ok(&args);
+        assert!(out.contains("Usage: petstore"), "{args:?}: {out}");
+    }
+    let out = shop.ok(&["keys", "create", "--help"]);
+    for flag in ["--name", "--role", "--plan", "--per-minute", "--per-day"] {
+        assert!(out.contains(flag), "{flag} missing from {out}");
+    }
+    let out = shop.ok(&["serve", "--help"]);
+    for flag in [
+        "--rate-limits",
+        "--ban-after",
+        "--ban-seconds",
+        "--bind",
+        "--db",
+    ] {
+        assert!(out.contains(flag), "{flag} missing from {out}");
+    }
+    assert!(!shop.db().exists(), "help opened the store");
+}
+
+#[test]
+fn backup_copies_a_store_that_then_opens_with_the_same_keys() {
+    let shop = Shop::new();
+    let (id, _) = created(&shop.ok(&[
+        "keys", "create", "--name", "till", "--role", "pos", "--plan", "business",
+    ]));
+    let copy = shop.dir.path().join("copy.sqlite");
+    let out = shop.ok(&["backup", copy.to_str().unwrap()]);
+    assert!(out.contains("Backed up"), "{out}");
+    assert!(copy.exists());
+
+    let list = text(&shop.run_on(&copy, &["keys", "list"]).stdout);
+    assert!(listed(&list, id).contains("business"), "{list}");
+
+    // A backup never overwrites a file.
+    let err = shop.fails(&["backup", copy.to_str().unwrap()]);
+    assert!(err.starts_with("petstore: "), "{err}");
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Contract checks: the OpenAPI document is valid and up to date, the server serves it, and the
+# running server keeps to it.
+#
+#   1. openapi/openapi.json is what openapi/generate.py writes, and a valid OpenAPI 3.0.3 document;
+#   2. a fresh server (the already-built target/debug/petstore, on a temporary store) serves that
+#      same document at /openapi.json, the /docs page and its files, and the /events stream;
+#   3. schemathesis generates requests for every operation but /events from the served document
+#      (settings in tests/contract/schemathesis.toml) and fails on any 5xx, and on any status
+#      code, content type, header or body the document does not allow.
+#
+# Needs python3 (with venv) and the built binary. Tools are installed, pinned, into
+# target/contract-venv, and reused from there.
+#
+# Settings (environment):
+#   PETSTORE_BIN            the server binary            (default target/debug/petstore)
+#   CONTRACT_MAX_EXAMPLES   test cases per operation     (default 300: about 2 minutes on 2 cores)
+#   CONTRACT_SEED           fix the generator's seed to repeat a run
+#   CONTRACT_REPORT_DIR     keep the JUnit report and the server log there
+set -euo pipefail
+
+OPENAPI_SPEC_VALIDATOR_VERSION=0.9.0
+SCHEMATHESIS_VERSION=4.32.5
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+bin="${PETSTORE_BIN:-$root/target/debug/petstore}"
+max_examples="${CONTRACT_MAX_EXAMPLES:-300}"
+venv="$root/target/contract-venv"
+# Long and random-looking, as real secrets are; used only against the temporary store.
+admin_key="contract-admin-7f3c9e2a41d84b6f9a0e5c7d2b8f1a6e"
+
+say() { printf '\n== %s\n' "$*"; }
+fail() { printf 'contract: %s\n' "$*" >&2; exit 1; }
+
+[[ -x "$bin" ]] || fail "no server binary at $bin: run cargo build first"
+
+say "tools (openapi-spec-validator $OPENAPI_SPEC_VALIDATOR_VERSION, schemathesis $SCHEMATHESIS_VERSION)"
+pins="openapi-spec-validator==$OPENAPI_SPEC_VALIDATOR_VERSION schemathesis==$SCHEMATHESIS_VERSION"
+if [[ ! -x "$venv/bin/st" || "$(cat "$venv/.pins" 2>/dev/null)" != "$pins" ]]; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    # shellcheck disable=SC2086 # $pins is a list of requirements
+    "$venv/bin/pip" install --quiet --disable-pip-version-check $pins
+    echo "$pins" >"$venv/.pins"
+fi
+echo "using $venv"
+
+say "openapi/openapi.json"
+python3 openapi/generate.py --check
+"$venv/bin/openapi-spec-validator" openapi/openapi.json
+
+tmp="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    if [[ -n "$server_pid" ]]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    if [[ -n "${CONTRACT_REPORT_DIR:-}" ]]; then
+        mkdir -p "$CONTRACT_REPORT_DIR"
+        cp "$tmp"/*.log "$tmp"/*.xml "$CONTRACT_REPORT_DIR"/ 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+say "server"
+mkfifo "$tmp/stdout"
+PETSTORE_ADMIN_KEY="$admin_key" \
+    "$bin" serve --db "$tmp/store.sqlite" --bind 127.0.0.1:0 >"$tmp/stdout" 2>"$tmp/server.log" &
+server_pid=$!
+exec 3<"$tmp/stdout"
+base=""
+# The server prints its address once it is bound; nothing to wait for after that.
+while IFS= read -r -t 60 line <&3; do
+    printf '%s\n' "$line" >>"$tmp/server-stdout.log"
+    if [[ "$line" =~ petstore\ listening\ on\ (http://[^[:space:]]+) ]]; then
+        base="${BASH_REMATCH[1]%/}"
+        break
+    fi
+done
+if [[ -z "$base" ]]; then
+    cat "$tmp/server.log" >&2 || true
+    fail "the server did not print its address"
+fi
+cat <&3 >>"$tmp/server-stdout.log" &
+echo "listening on $base (pid $server_pid)"
+
+say "the served document, /docs and /events"
+problems=()
+"$venv/bin/python" tests/contract/served.py "$base" "$admin_key" openapi/openapi.json "$tmp/served.json" ||
+    problems+=("the served document, /docs or /events (see above)")
+"$venv/bin/openapi-spec-validator" "$tmp/served.json" ||
+    problems+=("the served document is not valid OpenAPI")
+
+say "schemathesis: up to $max_examples cases per operation"
+CONTRACT_TARGET_KEY_ID="$("$venv/bin/python" tests/contract/prepare.py "$base" "$admin_key")"
+export CONTRACT_TARGET_KEY_ID
+seed_args=()
+[[ -n "${CONTRACT_SEED:-}" ]] && seed_args=(--seed "$CONTRACT_SEED")
+status=0
+# A hung request or a runaway generator must not hold CI: stop after 8 minutes.
+timeout 480 "$venv/bin/st" --no-color --config-file tests/contract/schemathesis.toml run "$base/openapi.json" \
+    --url "$base" \
+    --header "X-API-Key: $admin_key" \
+    --exclude-path /events \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
+    --max-examples "$max_examples" \
+    --workers 2 \
+    --request-timeout 20 \
+    --generation-database none \
+    --suppress-health-check all \
+    --report junit --report-junit-path "$tmp/junit.xml" \
+    "${seed_args[@]}" | tee "$tmp/schemathesis.log" || status=$?
+
+cases="$(grep -oE '[0-9]+ generated' "$tmp/schemathesis.log" | tail -n1 | grep -oE '[0-9]+' || true)"
+echo "schemathesis ran ${cases:-an unknown number of} test cases"
+if ! kill -0 "$server_pid" 2>/dev/null; then
+    tail -n 50 "$tmp/server.log" >&2 || true
+    fail "the server died during the run"
+fi
+if grep -qE 'panicked at' "$tmp/server.log"; then
+    grep -E -A3 'panicked at' "$tmp/server.log" >&2
+    fail "the server panicked during the run"
+fi
+[[ "$status" -eq 0 ]] ||
+    problems+=("schemathesis found answers that contradict the document (exit $status; see above)")
+if ((${#problems[@]})); then
+    printf 'contract: FAILED: %s\n' "${problems[@]}" >&2
+    exit 1
+fi
+say "contract checks passed"
