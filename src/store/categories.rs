@@ -1,9 +1,9 @@
 //! Queries and changes of categories. Names are unique, compared case-insensitively.
 
 use rusqlite::types::Value;
-use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::sql::{contains_pattern, Filter};
+use super::sql::{self, contains_pattern, Filter};
 use super::{Result, Tx};
 use crate::domain::category::{Category, CategoryPatch, NewCategory};
 use crate::domain::query::{CategoryQuery, Paged};
@@ -56,20 +56,13 @@ pub fn list(conn: &Connection, query: &CategoryQuery) -> Result<Paged<Category>>
             [Value::Text(contains_pattern(&text::fold(q)))],
         );
     }
-    let where_sql = filter.sql();
-    let items = conn
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM categories{where_sql} ORDER BY id LIMIT ? OFFSET ?"
-        ))?
-        .query_map(
-            params_from_iter(filter.params_with_page(query.page)),
-            from_row,
-        )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let total = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM categories{where_sql}"))?
-        .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
-    Ok(Paged { items, total })
+    sql::paged(
+        conn,
+        (COLUMNS, "categories", "id"),
+        &filter,
+        query.page,
+        from_row,
+    )
 }
 
 fn ensure_unique(conn: &Connection, name: &str, except: Option<i64>) -> Result<()> {

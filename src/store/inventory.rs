@@ -2,9 +2,9 @@
 //! the same transaction, so the history always adds up to the count.
 
 use rusqlite::types::Value;
-use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::sql::Filter;
+use super::sql::{self, Filter};
 use super::{pets, Result, Tx};
 use crate::domain::inventory::{
     self, Adjustment, InventoryItem, InventoryUpdate, Source, StockChange,
@@ -62,20 +62,13 @@ pub fn list(conn: &Connection, query: &InventoryQuery) -> Result<Paged<Inventory
     if let Some(below) = query.below {
         filter.and("i.quantity < ?", [Value::Integer(below)]);
     }
-    let where_sql = filter.sql();
-    let items = conn
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM {FROM}{where_sql} ORDER BY i.pet_id LIMIT ? OFFSET ?"
-        ))?
-        .query_map(
-            params_from_iter(filter.params_with_page(query.page)),
-            from_row,
-        )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let total = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM {FROM}{where_sql}"))?
-        .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
-    Ok(Paged { items, total })
+    sql::paged(
+        conn,
+        (COLUMNS, FROM, "i.pet_id"),
+        &filter,
+        query.page,
+        from_row,
+    )
 }
 
 fn change_from_row(row: &Row<'_>) -> rusqlite::Result<StockChange> {

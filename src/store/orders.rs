@@ -2,10 +2,10 @@
 //! (the rules live in [`crate::domain::order`]; this file applies them in one transaction).
 
 use rusqlite::types::Value;
-use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::inventory::{self, Cause};
-use super::sql::Filter;
+use super::sql::{self, Filter};
 use super::{pets, Result, Tx};
 use crate::domain::inventory::Source;
 use crate::domain::order::{self, NewOrder, Order, OrderChange, OrderPatch};
@@ -44,20 +44,13 @@ pub fn list(conn: &Connection, query: &OrderQuery) -> Result<Paged<Order>> {
     if let Some(pet_id) = query.pet_id {
         filter.and("pet_id = ?", [Value::Integer(pet_id)]);
     }
-    let where_sql = filter.sql();
-    let items = conn
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM orders{where_sql} ORDER BY id DESC LIMIT ? OFFSET ?"
-        ))?
-        .query_map(
-            params_from_iter(filter.params_with_page(query.page)),
-            from_row,
-        )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let total = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM orders{where_sql}"))?
-        .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
-    Ok(Paged { items, total })
+    sql::paged(
+        conn,
+        (COLUMNS, "orders", "id DESC"),
+        &filter,
+        query.page,
+        from_row,
+    )
 }
 
 fn open_orders(conn: &Connection, pet_id: i64) -> Result<i64> {

@@ -1,9 +1,9 @@
 //! Queries and changes of pets.
 
 use rusqlite::types::Value;
-use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::sql::{contains_pattern, Filter};
+use super::sql::{self, contains_pattern, Filter};
 use super::{categories, Result, Tx};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
@@ -64,20 +64,13 @@ pub fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
         PetSort::NameAsc => "name_fold, id",
         PetSort::NameDesc => "name_fold DESC, id DESC",
     };
-    let where_sql = filter.sql();
-    let items = conn
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM pets{where_sql} ORDER BY {order} LIMIT ? OFFSET ?"
-        ))?
-        .query_map(
-            params_from_iter(filter.params_with_page(query.page)),
-            from_row,
-        )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let total = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM pets{where_sql}"))?
-        .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
-    Ok(Paged { items, total })
+    sql::paged(
+        conn,
+        (COLUMNS, "pets", order),
+        &filter,
+        query.page,
+        from_row,
+    )
 }
 
 /// Creates a pet and its stock record at 0.

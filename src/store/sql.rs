@@ -1,8 +1,10 @@
 //! A small builder for the `WHERE` clauses of list queries, keeping values as parameters.
 
 use rusqlite::types::Value;
+use rusqlite::{params_from_iter, Connection, Row};
 
-use crate::domain::query::Page;
+use super::Result;
+use crate::domain::query::{Page, Paged};
 
 #[derive(Default)]
 pub struct Filter {
@@ -43,6 +45,28 @@ impl Filter {
         params.push(Value::Integer(page.offset));
         params
     }
+}
+
+/// One page of `SELECT {columns} FROM {from} … ORDER BY {order}` under `filter`, and how
+/// many rows the whole list has.
+pub fn paged<T>(
+    conn: &Connection,
+    (columns, from, order): (&str, &str, &str),
+    filter: &Filter,
+    page: Page,
+    map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Paged<T>> {
+    let where_sql = filter.sql();
+    let items = conn
+        .prepare_cached(&format!(
+            "SELECT {columns} FROM {from}{where_sql} ORDER BY {order} LIMIT ? OFFSET ?"
+        ))?
+        .query_map(params_from_iter(filter.params_with_page(page)), map)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let total = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM {from}{where_sql}"))?
+        .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
+    Ok(Paged { items, total })
 }
 
 /// A `LIKE` pattern matching `needle` anywhere, with the wildcards in it escaped (`\`).
