@@ -32,6 +32,8 @@ let apiKey = null;
 let onUnauthorized = () => {};
 /** @type {(waitMs: number | null) => void} */
 let onWaiting = () => {};
+/** Requests now sitting out a 429. */
+let waiters = 0;
 
 /** @type {() => void} */
 let onChanged = () => {};
@@ -109,9 +111,11 @@ export async function request(method, path, opts = {}) {
     if (res.status === 429 && attempt < MAX_RETRIES) {
       const wait = retryDelay(attempt, err.retryAfterMs);
       if (wait <= MAX_WAIT_MS) {
+        waiters += 1;
         onWaiting(wait);
         await sleep(wait);
-        onWaiting(null);
+        waiters -= 1;
+        if (waiters === 0) onWaiting(null);
         continue;
       }
     }

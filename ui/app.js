@@ -15,6 +15,7 @@ import * as categories from './pages/categories.js';
 import * as inventory from './pages/inventory.js';
 import * as orders from './pages/orders.js';
 import * as keys from './pages/keys.js';
+import * as network from './pages/network.js';
 
 /**
  * @typedef {object} PageContext
@@ -33,7 +34,7 @@ import * as keys from './pages/keys.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, categories, inventory, orders, keys };
+const PAGES = { pets, categories, inventory, orders, keys, network };
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -89,7 +90,7 @@ async function start(key, desktop) {
   } catch (err) {
     notifyError(err);
   }
-  const names = Object.keys(PAGES).filter((n) => n !== 'keys' || admin);
+  const names = Object.keys(PAGES).filter((n) => (n !== 'keys' || admin) && (n !== 'network' || (desktop && network.available())));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });
@@ -104,6 +105,10 @@ async function start(key, desktop) {
     main,
   );
 
+  /** @type {{ name: string, mod: PageModule, view: PageView, refresher: Refresher } | null} */
+  let current = null;
+  let pollTimer = 0;
+
   api.setWaitingHandler((ms) => {
     waiting.hidden = ms === null;
     if (ms !== null) waiting.textContent = `The server asked us to slow down. Trying again in ${Math.ceil(ms / 1000)} s…`;
@@ -111,13 +116,10 @@ async function start(key, desktop) {
   api.setUnauthorizedHandler(() => stopSession('revoked'));
   api.setChangeHandler(() => current?.refresher.soon());
 
-  /** @type {{ name: string, mod: PageModule, view: PageView, refresher: Refresher } | null} */
-  let current = null;
-  let pollTimer = 0;
-
   /** @param {string} name */
   function show(name) {
     window.clearInterval(pollTimer);
+    current?.refresher.stop();
     const mod = PAGES[name];
     const view = mod.mount({ admin });
     const refresher = makeRefresher(view);
@@ -132,7 +134,14 @@ async function start(key, desktop) {
       else a.removeAttribute('aria-current');
     }
     document.body.dataset.page = name;
-    refresher.now().then(() => (view.focus ? view.focus() : /** @type {HTMLElement | null} */ (view.el.querySelector('h1'))?.focus()));
+    refresher.now().then(() => {
+      // Move the keyboard to the page, unless the user has already moved it somewhere.
+      const at = document.activeElement;
+      const untouched = !at || at === document.body || nav.contains(at);
+      if (current?.view !== view || document.querySelector('dialog[open]') || !untouched) return;
+      if (view.focus) view.focus();
+      else /** @type {HTMLElement | null} */ (view.el.querySelector('h1'))?.focus();
+    });
     if (mod.pollMs) pollTimer = window.setInterval(() => { if (!document.hidden) refresher.soon(); }, mod.pollMs);
   }
 
@@ -173,6 +182,7 @@ async function start(key, desktop) {
     if (!session) return;
     session = null;
     events.close();
+    current?.refresher.stop();
     stopRouter();
     window.clearInterval(pollTimer);
     document.removeEventListener('keydown', onKey);
@@ -188,7 +198,7 @@ async function start(key, desktop) {
 }
 
 /**
- * @typedef {{ now: () => Promise<void>, soon: () => void }} Refresher
+ * @typedef {{ now: () => Promise<void>, soon: () => void, stop: () => void }} Refresher
  */
 
 /**
@@ -204,6 +214,7 @@ function makeRefresher(view) {
   let again = false;
   let timer = 0;
   let failedOnce = false;
+  let stopped = false;
   const run = async () => {
     do {
       again = false;
@@ -214,8 +225,8 @@ function makeRefresher(view) {
         await load();
         failedOnce = false;
       } catch (err) {
-        // One message per run of failures, not one per event.
-        if (!failedOnce) notifyError(err);
+        // One message per run of failures, not one per event; a lost session says so itself.
+        if (!failedOnce && !stopped && !(err instanceof api.ApiError && err.status === 401)) notifyError(err);
         failedOnce = true;
       } finally {
         view.el.setAttribute('aria-busy', 'false');
@@ -223,9 +234,10 @@ function makeRefresher(view) {
       if (focusKey && (!document.activeElement || document.activeElement === document.body)) {
         /** @type {HTMLElement | null} */ (view.el.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`))?.focus();
       }
-    } while (again);
+    } while (again && !stopped);
   };
   const now = () => {
+    if (stopped) return Promise.resolve();
     if (running) {
       again = true;
       return running;
@@ -238,6 +250,10 @@ function makeRefresher(view) {
     soon() {
       if (timer) return;
       timer = window.setTimeout(() => { timer = 0; now(); }, 100);
+    },
+    stop() {
+      stopped = true;
+      window.clearTimeout(timer);
     },
   };
 }

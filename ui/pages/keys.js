@@ -158,7 +158,7 @@ export function mount(_ctx) {
       h('td', {}, label(PLANS, k.plan)),
       h('td', { class: 'num', 'data-col': 'minute' }, usage(k.usage?.minute)),
       h('td', { class: 'num', 'data-col': 'day' }, usage(k.usage?.day)),
-      h('td', { class: 'when' }, h('time', { datetime: k.lastUsedAt ?? null, title: localTime(k.lastUsedAt) }, shortTime(k.lastUsedAt))),
+      h('td', { class: 'when wide-only' }, h('time', { datetime: k.lastUsedAt ?? null, title: localTime(k.lastUsedAt) }, shortTime(k.lastUsedAt))),
       h('td', {}, h('div', { class: 'actions' },
         revoked
           ? h('span', { class: 'badge badge-sold', title: localTime(k.revokedAt) }, 'Revoked')
@@ -179,12 +179,12 @@ export function mount(_ctx) {
   const view = {
     el,
     async refresh() {
-      // A shop has a handful of keys: all of them, on one page (no paging parameters).
-      const { items } = await api.list('/admin/keys');
+      // A shop has a handful of keys: all of them on one page, revoked ones last.
+      const items = await api.listAll('/admin/keys');
       const live = items.filter((k) => !k.revokedAt);
       const revoked = items.filter((k) => k.revokedAt);
       replace(results,
-        table('API keys', ['Name', 'Role', 'Plan', { label: 'This minute', class: 'num' }, { label: 'Today', class: 'num' }, 'Last used', 'State', 'Actions'],
+        table('API keys', ['Name', 'Role', 'Plan', { label: 'This minute', class: 'num' }, { label: 'Today', class: 'num' }, { label: 'Last used', class: 'wide-only' }, 'State', 'Actions'],
           [...live, ...revoked].map(row), 'No keys.'),
         h('p', { class: 'muted small pager' }, `${live.length} active, ${revoked.length} revoked`),
       );

@@ -4,7 +4,7 @@
 import * as api from '../api.js';
 import { h, field, uid, select, replace } from '../dom.js';
 import { openDialog, confirmAction, formValues } from '../dialog.js';
-import { notify } from '../notify.js';
+import { notify, notifyError } from '../notify.js';
 import { categoryNames, stockFor } from '../lookups.js';
 import { quickAdjust, openSetCount } from '../stock.js';
 import { table, pager, actionsCell, statusBadge, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
@@ -70,7 +70,16 @@ export function mount(_ctx) {
   );
 
   /** @param {any | null} pet  null: a new pet */
-  function openPetForm(pet) {
+  async function openPetForm(pet) {
+    if (categories.size === 0) {
+      // Clicked before the page's first load finished: fetch the categories now.
+      try {
+        categories = await categoryNames();
+      } catch (err) {
+        notifyError(err);
+        return;
+      }
+    }
     if (categories.size === 0) {
       notify('Add a category first (Categories page): every pet belongs to one.', 'error');
       return;

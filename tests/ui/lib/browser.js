@@ -1,0 +1,34 @@
+// Real headless Chromium (Debian's package), driven by playwright-core. No browser download.
+
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic',
+    ],
+  });
+}
+
+/**
+ * A page at 1280×800 that records uncaught errors and console errors, so a test can assert
+ * the UI ran cleanly.
+ * @param {import('playwright-core').Browser} browser
+ * @param {import('playwright-core').BrowserContextOptions} [opts]
+ */
+export async function openPage(browser, opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...opts });
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // Failed requests the UI handles itself (a refused key, a 429 in a test) also log here.
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  return { context, page, errors };
+}
