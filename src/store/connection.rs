@@ -7,6 +7,10 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::Result;
 
+/// Prepared statements kept per connection: more than the store's distinct queries, so none
+/// is parsed twice.
+const STATEMENT_CACHE: usize = 64;
+
 /// How long a connection waits for a lock held by another program before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -15,6 +19,7 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 pub fn open_writer(path: &Path) -> Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -32,6 +37,7 @@ pub fn open_reader(path: &Path) -> Result<Connection> {
             | OpenFlags::SQLITE_OPEN_URI,
     )?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(conn)
 }

@@ -63,9 +63,14 @@ pub fn paged<T>(
         ))?
         .query_map(params_from_iter(filter.params_with_page(page)), map)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    let total = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM {from}{where_sql}"))?
-        .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
+    let fetched = items.len() as i64;
+    // A short page that is not empty ends the list: its total is known without counting.
+    let total = if fetched < page.limit && (fetched > 0 || page.offset == 0) {
+        page.offset + fetched
+    } else {
+        conn.prepare_cached(&format!("SELECT COUNT(*) FROM {from}{where_sql}"))?
+            .query_row(params_from_iter(filter.params()), |row| row.get(0))?
+    };
     Ok(Paged { items, total })
 }
 

@@ -42,10 +42,9 @@ impl Tx<'_> {
         let data = serde_json::to_value(record)
             .map_err(|e| StoreError::Internal(format!("cannot encode an event: {e}")))?;
         let at = time::now();
-        self.conn.execute(
-            "INSERT INTO events (type, at, data) VALUES (?1, ?2, ?3)",
-            params![kind, at, data.to_string()],
-        )?;
+        self.conn
+            .prepare_cached("INSERT INTO events (type, at, data) VALUES (?1, ?2, ?3)")?
+            .execute(params![kind, at, data.to_string()])?;
         self.events.push(Event {
             id: self.conn.last_insert_rowid(),
             kind: kind.to_owned(),
@@ -190,6 +189,12 @@ fn run(conn: Connection, jobs: Receiver<Msg>, events: broadcast::Sender<Arc<Even
     }
 }
 
+/// Runs a statement from the connection's statement cache (savepoints run once per
+/// request: parsing them every time showed in profiles).
+fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
 fn commit_group(
     conn: &Connection,
     group: Vec<Box<dyn Job>>,
@@ -206,7 +211,7 @@ fn commit_group(
     let mut finishers = Vec::with_capacity(group.len());
     let mut committed_events = Vec::new();
     for job in group {
-        if let Err(err) = conn.execute_batch("SAVEPOINT request") {
+        if let Err(err) = run_cached(conn, "SAVEPOINT request") {
             job.abort(StoreError::from(err));
             continue;
         }
@@ -217,11 +222,12 @@ fn commit_group(
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(&mut tx)));
         let ok = matches!(outcome, Ok((true, _)));
         let end = if ok {
-            "RELEASE request"
+            run_cached(conn, "RELEASE request")
         } else {
-            "ROLLBACK TO request; RELEASE request"
+            run_cached(conn, "ROLLBACK TO request")
+                .and_then(|()| run_cached(conn, "RELEASE request"))
         };
-        if let Err(err) = conn.execute_batch(end) {
+        if let Err(err) = end {
             tracing::error!(%err, "ending a savepoint failed");
         }
         if ok {
