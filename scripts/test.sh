@@ -52,6 +52,7 @@ suite_crash() {
 suite_desktop() {
   echo "== desktop app under Xvfb"
   tests/desktop/run.sh
+  cargo clippy -p petstore-desktop --all-targets -- -D warnings
 }
 
 for suite in "${suites[@]}"; do
