@@ -19,6 +19,8 @@ CREATE TABLE pets (
     status      TEXT CHECK (status IN ('available', 'pending', 'sold'))
 );
 CREATE INDEX pets_by_category ON pets(category_id, id);
+-- Category and status together, so a list filtered by both (and its count) reads the index alone.
+CREATE INDEX pets_by_category_status ON pets(category_id, status, id);
 CREATE INDEX pets_by_status ON pets(status, id);
 CREATE INDEX pets_by_name ON pets(name_fold, id);
 

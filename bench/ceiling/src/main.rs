@@ -91,7 +91,7 @@ fn created(location: &'static str, body: Bytes) -> Response {
         (header::LOCATION, HeaderValue::from_static(location)),
         (
             header::ETAG,
-            HeaderValue::from_static("\"6f1d3c0e2b9a4d57\""),
+            HeaderValue::from_static("\"6f1d3c0e2b9a4d57a1c2e3f4\""),
         ),
     ];
     (StatusCode::CREATED, headers, body).into_response()

@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""petstore's benchmark, in one command: `python3 bench/run.py`.
+
+Builds the release binaries, starts petstore on a fresh store seeded through the API with 5
+categories and 1,000 pets (1,000,000 units of stock each), and `petstore-ceiling` (a bare axum
+server answering the same routes with fixed bytes: the ceiling of this machine), then drives
+both with wrk at 32 connections and 2 threads:
+
+  read by id      GET /pets?ids=ID            (a random seeded pet per request)
+  list 50         GET /pets?limit=50
+  create a pet    POST /pets
+  place an order  POST /store/orders          (a fresh Idempotency-Key per request)
+
+and prints requests/s, p50, p99, errors and the ratio to the ceiling against the targets, plus
+idle and peak memory, the time from start to the first 200, a check that an order is synced to
+disk before its 201, and the crash test (tests/crash/run.py, SIGKILL under load) for N cycles.
+`--growth` adds the same lists and order placement on a store of 100,000 pets and 1,000,000
+orders, written with SQL, beside the figures on a store of 1,000. Results also go to
+bench/results/<timestamp>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import re
+import resource
+import secrets
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+import harness
+from harness import ROOT
+
+WRK_DIR = ROOT / "bench" / "wrk"
+RESULTS_DIR = ROOT / "bench" / "results"
+CONNECTIONS, THREADS = 32, 2
+CATEGORIES, PETS, STOCK = 5, 1_000, 1_000_000
+BIG_PETS, BIG_ORDERS = 100_000, 1_000_000
+GROWTH_KEEPS = 0.5  # a figure on the big store "keeps its speed" at >= half of the small one's
+
+
+# ---------------------------------------------------------------------------- load generator
+
+def ensure_wrk() -> str:
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print("wrk is missing: apt-get install -y wrk", flush=True)
+        if subprocess.run(["apt-get", "install", "-y", "wrk"]).returncode != 0:
+            subprocess.run(["apt-get", "update"], check=True)
+            subprocess.run(["apt-get", "install", "-y", "wrk"], check=True)
+        found = shutil.which("wrk")
+    if not found:
+        sys.exit("bench: wrk is needed (Debian/Ubuntu: sudo apt-get install wrk)")
+    return found
+
+
+def wrk(url: str, script: str, script_args: list[str], duration: float, key: str | None) -> dict:
+    """One wrk run; returns its done() JSON plus requests per second."""
+    cmd = ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{max(1, round(duration))}s",
+           "--timeout", "5s", "-s", str(WRK_DIR / script)]
+    if key:
+        cmd += ["-H", f"X-API-Key: {key}"]
+    cmd += [url, "--"] + script_args
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    line = next((l for l in out.splitlines() if l.startswith("BENCH_JSON ")), None)
+    if line is None:
+        raise RuntimeError(f"wrk printed no result:\n{out}")
+    result = json.loads(line.removeprefix("BENCH_JSON "))
+    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+    result["error_count"] = sum(result["errors"].values())
+    return result
+
+
+def combine(runs: list[dict]) -> dict:
+    """Two wrk runs as one: requests and errors add up; a percentile is the request-weighted
+    mean of the runs' percentiles (close when the runs are alike); max is the larger."""
+    requests = sum(r["requests"] for r in runs)
+    duration = sum(r["duration_us"] for r in runs)
+    errors = {k: sum(r["errors"][k] for r in runs) for k in runs[0]["errors"]}
+    latency = {k: sum(r["latency_us"][k] * r["requests"] for r in runs) / max(1, requests)
+               for k in runs[0]["latency_us"] if k != "max"}
+    latency["max"] = max(r["latency_us"]["max"] for r in runs)
+    return {"requests": requests, "duration_us": duration, "bytes": sum(r["bytes"] for r in runs),
+            "errors": errors, "latency_us": latency, "rps": requests / (duration / 1e6),
+            "error_count": sum(errors.values()), "runs": runs}
+
+
+def abba(targets: dict[str, tuple[str, str | None]], path: str, script: str,
+         args_for: Callable[[str, str], list[str]], duration: float, warmup: float = 0.0) -> dict[str, dict]:
+    """Drives two servers ({label: (base URL, key)}) in the order A, B, B, A, half the duration
+    each, so that a drift in whatever else the machine does weighs on both alike; returns
+    {label: combined figures}. args_for(label, tag) gives the script's arguments for that
+    server, with a tag unique to each run (order.lua builds its Idempotency-Keys from it)."""
+    first, second = targets
+    if warmup > 0:
+        for label, (base, key) in targets.items():
+            wrk(base + path, script, args_for(label, f"{label}-warm"), warmup, key)
+    halves: dict[str, list] = {first: [], second: []}
+    for n, label in enumerate((first, second, second, first)):
+        base, key = targets[label]
+        halves[label].append(wrk(base + path, script, args_for(label, f"{label}-{n}"), duration / 2, key))
+    return {label: combine(runs) for label, runs in halves.items()}
+
+
+# ---------------------------------------------------------------------------- petstore
+
+class Petstore:
+    """The release server on a store file, with the settings the benchmark needs."""
+
+    def __init__(self, binary: Path, db: Path, admin_key: str, env: dict, log: Path):
+        self.binary, self.db, self.admin_key, self.env, self.log = binary, db, admin_key, env, log
+
+    def start(self) -> harness.Server:
+        return harness.Server([str(self.binary), "serve", "--db", str(self.db), "--bind", "127.0.0.1:0"],
+                              env=dict(self.env, PETSTORE_ADMIN_KEY=self.admin_key), log=self.log)
+
+
+def seed_api(base: str, key: str) -> tuple[list[int], list[int]]:
+    """5 categories and 1,000 pets with stock through the API; returns (category ids, pet ids)."""
+    client = harness.Client(base, key)
+    categories = [client.expect(201, "POST", "/categories",
+                                {"name": f"category {i + 1}", "description": "seeded by bench"})["id"]
+                  for i in range(CATEGORIES)]
+    client.close()
+
+    def make(chunk: range) -> list[int]:
+        c = harness.Client(base, key)
+        ids = []
+        for n in chunk:
+            pet = c.expect(201, "POST", "/pets", {"name": f"pet-{n:04d}",
+                                                  "categoryId": categories[n % CATEGORIES],
+                                                  "status": "available"})["id"]
+            c.expect(200, "PUT", f"/store/inventory/{pet}", {"quantity": STOCK})
+            ids.append(pet)
+        c.close()
+        return ids
+
+    workers = 8
+    chunks = [range(1 + w, PETS + 1, workers) for w in range(workers)]
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        pets = sorted(p for ids in pool.map(make, chunks) for p in ids)
+    return categories, pets
+
+
+def durability_probe(server: harness.Server, key: str, pet: int, trace: Path, orders: int = 20) -> dict:
+    """Counts fsync/fdatasync calls while placing orders one at a time (each its own commit).
+
+    With synchronous=FULL every commit syncs the write-ahead log before the answer, so at least
+    one sync per order; synchronous=NORMAL in WAL mode syncs only at checkpoints.
+    """
+    if not shutil.which("strace"):
+        return {"checked": False, "why": "strace is not installed"}
+    tracer = subprocess.Popen(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", str(trace),
+                               "-p", str(server.pid)], stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)  # attach to every thread
+    if tracer.poll() is not None:
+        return {"checked": False, "why": f"strace could not attach: {tracer.stderr.read().strip()}"}
+    client = harness.Client(server.base, key)
+    nonce = secrets.token_hex(4)
+    for n in range(orders):
+        client.expect(201, "POST", "/store/orders", {"petId": pet, "quantity": 1},
+                      {"Idempotency-Key": f"probe-{nonce}-{n}"})
+    client.close()
+    time.sleep(0.2)
+    tracer.terminate()
+    tracer.wait()
+    text = trace.read_text() if trace.exists() else ""
+    trace.unlink(missing_ok=True)
+    syncs = len(re.findall(r"\b(?:fsync|fdatasync)\(", text))
+    return {"checked": True, "orders": orders, "syncs": syncs, "ok": syncs >= orders}
+
+
+def write_ids(folder: Path, name: str, ids: list[int]) -> str:
+    path = folder / name
+    path.write_text("".join(f"{i}\n" for i in ids))
+    return str(path)
+
+
+# ---------------------------------------------------------------------------- growth
+
+SEED_SQL = """
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < :categories)
+INSERT INTO categories (id, name, name_fold, description)
+SELECT x, 'category ' || x, 'category ' || x, 'seeded by bench' FROM n;
+
+-- Of every 10 pets, 8 are available, 1 pending and 1 sold.
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < :pets)
+INSERT INTO pets (id, name, name_fold, category_id, status)
+SELECT x, printf('pet-%06d', x), printf('pet-%06d', x), x % :categories + 1,
+       CASE x % 10 WHEN 0 THEN 'sold' WHEN 1 THEN 'pending' ELSE 'available' END
+FROM n;
+
+-- One unit each, spread over the pets, the older 90 % complete.
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < :orders)
+INSERT INTO orders (id, pet_id, quantity, ship_date, complete, created_at)
+SELECT x, (x - 1) % :pets + 1, 1,
+       CASE WHEN x * 10 <= :orders * 9 THEN '2026-02-01T00:00:00Z' END,
+       x * 10 <= :orders * 9, '2026-01-01T00:00:00Z'
+FROM n;
+
+-- Stock history: each pet given :stock units, then one entry per order.
+INSERT INTO stock_changes (pet_id, delta, quantity_after, reason, source, order_id, key_name, at)
+SELECT id, :stock, :stock, 'seeded', 'set', NULL, 'bench', '2025-12-31T00:00:00Z' FROM pets ORDER BY id;
+INSERT INTO stock_changes (pet_id, delta, quantity_after, reason, source, order_id, key_name, at)
+SELECT pet_id, -quantity, :stock - SUM(quantity) OVER (PARTITION BY pet_id ORDER BY id),
+       NULL, 'order', id, 'bench', created_at
+FROM orders ORDER BY id;
+
+INSERT INTO inventory (pet_id, quantity)
+SELECT p.id, :stock - COALESCE((SELECT SUM(o.quantity) FROM orders o WHERE o.pet_id = p.id), 0)
+FROM pets p;
+"""
+
+
+def seed_sql(db: Path, pets: int, orders: int) -> float:
+    """Writes categories, pets with stock, orders and their stock history straight into a
+    migrated, empty store, in one transaction (the schema of migrations/0001_init.sql);
+    returns the seconds it took."""
+    t0 = time.perf_counter()
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("BEGIN")
+        values = {"categories": CATEGORIES, "pets": pets, "orders": orders, "stock": STOCK}
+        for statement in SEED_SQL.split(";"):
+            if statement.strip():
+                conn.execute(statement, {k: v for k, v in values.items() if f":{k}" in statement})
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    return time.perf_counter() - t0
+
+
+def available_pets(pets: int) -> list[int]:
+    """The ids SEED_SQL makes available (orders for them are accepted)."""
+    return [x for x in range(1, pets + 1) if x % 10 not in (0, 1)]
+
+
+def growth(petstore_binary: Path, work: Path, duration: float, base_env: dict) -> dict:
+    """Both stores side by side: written with SQL, served at once, measured small, big, big,
+    small (half the time each) so that the machine's drift weighs on both alike."""
+    # Both with 10 orders per pet, so one pet's orders are the same page in both.
+    sizes = {"small": (PETS, PETS * BIG_ORDERS // BIG_PETS), "big": (BIG_PETS, BIG_ORDERS)}
+    out, servers, keys, ids = {}, {}, {}, {}
+    for label, (pets, orders) in sizes.items():
+        db = work / f"growth-{label}.sqlite"
+        store = Petstore(petstore_binary, db, "bench-admin-" + secrets.token_urlsafe(32), base_env,
+                         work / f"growth-{label}.log")
+        store.start().stop()  # applies the migrations
+        print(f"  growth {label}: writing {pets:,} pets and {orders:,} orders with SQL", flush=True)
+        seconds = seed_sql(db, pets, orders)
+        server = servers[label] = store.start()
+        admin = harness.Client(server.base, store.admin_key)
+        keys[label] = harness.create_key(admin, "bench") or store.admin_key
+        admin.close()
+        out[label] = {"pets": pets, "orders": orders, "seed_seconds": seconds, "start_ms": server.start_ms}
+        ids[label] = (write_ids(work, f"growth-{label}-pets.txt", list(range(1, pets + 1))),
+                      write_ids(work, f"growth-{label}-available.txt", available_pets(pets)))
+
+    nonce = secrets.token_hex(4)
+    deep = {label: int(out[label]["pets"] * 0.9) for label in sizes}
+    targets = {label: (server.base, keys[label]) for label, server in servers.items()}
+    runs = {  # name: path, script, args for (store, run tag)
+        "list first page": ("/pets", "get.lua", lambda label, tag: ["/pets?limit=50"]),
+        "list deep page": ("/pets", "get.lua", lambda label, tag: [f"/pets?limit=50&offset={deep[label]}"]),
+        "list filtered": ("/pets", "get.lua", lambda label, tag: ["/pets?status=available&categoryId=3&limit=50"]),
+        "orders of a pet": ("/store/orders", "get.lua",
+                            lambda label, tag: ["/store/orders?petId={id}&limit=50", ids[label][0]]),
+        "place an order": ("/store/orders", "order.lua", lambda label, tag: [ids[label][1], f"{nonce}-{tag}"]),
+    }
+    other_work = OtherWork([server.pid for server in servers.values()])
+    for name in GROWTH_SCENARIOS:
+        print(f"  growth: {name}", flush=True)
+        path, script, args_for = runs[name]
+        figures = abba(targets, path, script, args_for, duration)
+        for label in sizes:
+            out[label][name] = figures[label]
+    out["other_work_cpu_share"] = other_work.share()
+    for label, server in servers.items():
+        out[label]["memory_kib"] = server.memory_kib()
+        server.stop()
+    return out
+
+
+# ---------------------------------------------------------------------------- the run
+
+def measure_starts(binary: Path, work: Path, env: dict, count: int = 5) -> list[float]:
+    """Start to first 200 on fresh stores (migrations and the first key included)."""
+    times = []
+    for n in range(count):
+        store = Petstore(binary, work / f"start-{n}.sqlite", "bench-admin-" + secrets.token_urlsafe(32),
+                         env, work / "start.log")
+        server = store.start()
+        times.append(server.start_ms)
+        server.stop()
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=10.0,
+                        help="seconds of load per server and scenario (default 10, in two halves)")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds of warm-up before each run")
+    parser.add_argument("--growth", action="store_true", help="also the 100,000-pet / 1,000,000-order store")
+    parser.add_argument("--crash-cycles", type=int, default=20, help="crash test cycles (0 skips it)")
+    parser.add_argument("--rate-limits", choices=["off", "on"], default="off",
+                        help="off (default) if this build has the setting; on keeps the limiter")
+    parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
+    parser.add_argument("--petstore", type=Path, help="benchmark this petstore binary instead of the build")
+    args = parser.parse_args()
+
+    ensure_wrk()
+    if args.no_build:
+        release = harness.target_dir() / "release"
+    else:
+        print("building release binaries", flush=True)
+        release = harness.build(["petstore", "petstore-ceiling"], release=True)
+    binary, ceiling_binary = args.petstore or release / "petstore", release / "petstore-ceiling"
+    work = Path(tempfile.mkdtemp(prefix="petstore-bench-"))
+    started_at = datetime.datetime.now(datetime.timezone.utc)
+
+    env: dict = {}
+    switch = harness.rate_limit_switch(binary)
+    if args.rate_limits == "off" and switch:
+        env.update(switch)
+        limits_note = "rate limiting off (" + " ".join(f"{k}={v}" for k, v in switch.items()) + ")"
+    elif args.rate_limits == "off":
+        limits_note = "rate limiting ON: this build has no setting to turn it off; the bench key has 1,000,000/minute"
+    else:
+        limits_note = "rate limiting on; the bench key has 1,000,000/minute"
+
+    print("start to first 200, fresh stores", flush=True)
+    starts = measure_starts(binary, work, env)
+
+    store = Petstore(binary, work / "store.sqlite", "bench-admin-" + secrets.token_urlsafe(32), env,
+                     work / "petstore.log")
+    server = store.start()
+    memory_started = server.memory_kib()
+    admin = harness.Client(server.base, store.admin_key)
+    bench_key = harness.create_key(admin, "bench")
+    admin.close()
+    key_note = "its own staff key (enterprise, 1,000,000/minute)" if bench_key else "the admin key (no /admin/keys)"
+    key = bench_key or store.admin_key
+
+    print(f"seeding {CATEGORIES} categories and {PETS:,} pets through the API", flush=True)
+    t0 = time.perf_counter()
+    categories, pets = seed_api(server.base, key)
+    seed_seconds = time.perf_counter() - t0
+    time.sleep(3.0)
+    memory_idle = server.memory_kib()
+    probe = durability_probe(server, key, pets[0], work / "strace.txt")
+
+    ceiling = harness.Server([str(ceiling_binary), "--bind", "127.0.0.1:0"], log=work / "ceiling.log")
+    pet_ids = write_ids(work, "pets.txt", pets)
+    category_ids = write_ids(work, "categories.txt", categories)
+    nonce = secrets.token_hex(4)
+    scenarios = [  # name, path, script, args for (server, run tag), target ratio
+        ("read by id", "/pets", "get.lua", lambda label, tag: ["/pets?ids={id}", pet_ids], 0.5),
+        ("list 50", "/pets", "get.lua", lambda label, tag: ["/pets?limit=50"], 0.3),
+        ("create a pet", "/pets", "create.lua", lambda label, tag: [category_ids], None),
+        ("place an order", "/store/orders", "order.lua", lambda label, tag: [pet_ids, f"{nonce}-{tag}"], 0.1),
+    ]
+    targets = {"ceiling": (ceiling.base, key), "petstore": (server.base, key)}
+    other_work = OtherWork([ceiling.pid, server.pid])
+    rows = []
+    for name, path, script, args_for, target in scenarios:
+        print(f"wrk: {name}", flush=True)
+        figures = abba(targets, path, script, args_for, args.duration, args.warmup)
+        rows.append({"scenario": name, "target_ratio": target, **figures,
+                     "ratio": figures["petstore"]["rps"] / figures["ceiling"]["rps"]})
+    other_share = other_work.share()
+    memory_end = server.memory_kib()
+    ceiling.stop()
+    server.stop()
+
+    crash = None
+    if args.crash_cycles > 0:
+        print(f"crash test, {args.crash_cycles} cycles", flush=True)
+        done = subprocess.run([sys.executable, str(ROOT / "tests" / "crash" / "run.py"),
+                               "--cycles", str(args.crash_cycles), "--binary", str(binary)],
+                              capture_output=True, text=True)
+        summary = (done.stdout.strip().splitlines() or ["no output"])[-1]
+        crash = {"cycles": args.crash_cycles, "exit": done.returncode, "summary": summary,
+                 "output": done.stdout[-20000:] + done.stderr[-5000:]}
+        if done.returncode != 0:
+            print(done.stdout[-4000:], done.stderr[-2000:], sep="\n")
+
+    growth_figures = None
+    if args.growth:
+        print("growth: 1,000 pets / 10,000 orders vs 100,000 pets / 1,000,000 orders", flush=True)
+        growth_figures = growth(binary, work, args.duration, env)
+
+    results = {
+        "started_at": started_at.isoformat(timespec="seconds"),
+        "machine": machine(), "other_work_cpu_share": other_share,
+        "duration_s": args.duration, "connections": CONNECTIONS,
+        "threads": THREADS, "rate_limits": limits_note, "key": key_note,
+        "seed_seconds": seed_seconds, "start_ms": starts, "memory_kib": {
+            "started": memory_started, "idle_after_seeding": memory_idle, "end": memory_end},
+        "durability_probe": probe, "scenarios": rows, "crash": crash, "growth": growth_figures,
+    }
+    print_report(results)
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    out = RESULTS_DIR / (started_at.strftime("%Y%m%dT%H%M%SZ") + ".json")
+    out.write_text(json.dumps(results, indent=2))
+    print(f"\nresults: {out.relative_to(ROOT)}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0 if all_passed(results) else 1
+
+
+def machine() -> str:
+    model = ""
+    try:
+        model = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.splitlines()
+    version = wrk_version[0].split(" Copyright")[0] if wrk_version else "wrk"
+    return f"{os.cpu_count()} CPUs {model}; {version}"
+
+
+class OtherWork:
+    """The share of the machine's CPU time that went to processes other than the servers and
+    wrk while measuring (a shared machine makes every figure noisier). From /proc/stat, the
+    servers' /proc/PID/stat and the rusage of waited-for children (the wrk runs)."""
+
+    TICK = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self, pids: list[int]):
+        self.pids = pids
+        self.start = self._sample()
+
+    def _sample(self) -> tuple[float, float, float, float]:
+        with open("/proc/stat") as f:
+            user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, f.readline().split()[1:9])
+        busy = (user + nice + system + irq + softirq + steal) / self.TICK
+        servers = 0.0
+        for pid in self.pids:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            servers += (int(fields[11]) + int(fields[12])) / self.TICK  # utime, stime
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.monotonic(), busy, servers, children.ru_utime + children.ru_stime
+
+    def share(self) -> float:
+        end = self._sample()
+        wall, busy, servers, wrk_runs = (b - a for a, b in zip(self.start, end))
+        return max(0.0, busy - servers - wrk_runs) / (wall * (os.cpu_count() or 1))
+
+
+# ---------------------------------------------------------------------------- report
+
+def ms(us: float) -> str:
+    return f"{us / 1000:.2f} ms"
+
+
+def verdict(ok: bool | None) -> str:
+    return "—" if ok is None else ("pass" if ok else "FAIL")
+
+
+def row_ok(row: dict) -> bool | None:
+    """A scenario meets its ratio target with no errors; None when it has no target."""
+    if row["target_ratio"] is None:
+        return None
+    return row["ratio"] >= row["target_ratio"] and row["petstore"]["error_count"] == 0
+
+
+def checks(results: dict) -> list[tuple[str, str, str, bool | None]]:
+    """(what, figure, target, passed) for every target of the issue."""
+    out = []
+    by_name = {r["scenario"]: r for r in results["scenarios"]}
+    for row in results["scenarios"]:
+        if row["target_ratio"] is not None:
+            errors = row["petstore"]["error_count"]
+            extra = f", {errors} errors" if errors else ""
+            out.append((f"{row['scenario']}: ratio to ceiling", f"{row['ratio']:.3f}{extra}",
+                        f">= {row['target_ratio']}, no errors", row_ok(row)))
+    read = by_name["read by id"]["petstore"]["latency_us"]["p99"]
+    out.append(("read by id: p99", ms(read), "< 10 ms", read < 10_000))
+    probe = results["durability_probe"]
+    if probe["checked"]:
+        out.append(("order synced before its 201", f"{probe['syncs']} syncs / {probe['orders']} orders",
+                    ">= 1 sync per order", probe["ok"]))
+    else:
+        out.append(("order synced before its 201", "not checked: " + probe["why"], "", None))
+    started = results["memory_kib"]["started"]["VmRSS"] / 1024
+    out.append(("memory just after start (empty store)", f"{started:.1f} MiB", "", None))
+    idle = results["memory_kib"]["idle_after_seeding"]["VmRSS"] / 1024
+    out.append(("idle memory (RSS after seeding)", f"{idle:.1f} MiB", "<= 20 MiB", idle <= 20))
+    peak = results["memory_kib"]["end"]["VmHWM"] / 1024
+    out.append(("peak memory (VmHWM)", f"{peak:.1f} MiB", "", None))
+    starts = results["start_ms"]
+    out.append(("start to first 200 (fresh store)",
+                f"median {statistics.median(starts):.0f} ms, max {max(starts):.0f} ms of {len(starts)}",
+                "< 200 ms", max(starts) < 200))
+    crash = results["crash"]
+    if crash:
+        out.append((f"crash test, {crash['cycles']} SIGKILL cycles", crash["summary"], "0 failed",
+                    crash["exit"] == 0))
+    growth_figures = results["growth"]
+    if growth_figures:
+        for name in GROWTH_SCENARIOS:
+            small, big = growth_figures["small"][name]["rps"], growth_figures["big"][name]["rps"]
+            out.append((f"growth: {name}, 1M / 1k", f"{big / small:.3f}", f">= {GROWTH_KEEPS}",
+                        big / small >= GROWTH_KEEPS))
+    return out
+
+
+GROWTH_SCENARIOS = ["list first page", "list deep page", "list filtered", "orders of a pet", "place an order"]
+
+
+def all_passed(results: dict) -> bool:
+    return all(ok is not False for _, _, _, ok in checks(results))
+
+
+def print_report(results: dict) -> None:
+    print(f"\npetstore benchmark, {results['started_at']}; {results['machine']}")
+    print(f"wrk {THREADS} threads x {CONNECTIONS} connections, {results['duration_s']:g} s per server and "
+          "scenario (run as ceiling, petstore, petstore, ceiling: half the time each)")
+    print(f"store: {CATEGORIES} categories, {PETS:,} pets (seeded through the API in "
+          f"{results['seed_seconds']:.1f} s); {results['rate_limits']}; requests use {results['key']}")
+    other = results["other_work_cpu_share"]
+    print(f"other processes took {other:.0%} of the CPUs while wrk ran"
+          + (" (a shared machine: every figure is noisier)" if other > 0.05 else "") + "\n")
+    head = (f"{'scenario':<16}{'petstore req/s':>15}{'p50':>10}{'p99':>10}{'errors':>8}"
+            f"{'ceiling req/s':>15}{'p50':>10}{'p99':>10}{'ratio':>8}{'target':>9}  result")
+    print(head)
+    print("-" * len(head))
+    for row in results["scenarios"]:
+        p, c = row["petstore"], row["ceiling"]
+        target = f">= {row['target_ratio']}" if row["target_ratio"] is not None else "—"
+        print(f"{row['scenario']:<16}{p['rps']:>15,.0f}{ms(p['latency_us']['p50']):>10}"
+              f"{ms(p['latency_us']['p99']):>10}{p['error_count']:>8}{c['rps']:>15,.0f}"
+              f"{ms(c['latency_us']['p50']):>10}{ms(c['latency_us']['p99']):>10}"
+              f"{row['ratio']:>8.3f}{target:>9}  {verdict(row_ok(row))}")
+    growth_figures = results["growth"]
+    if growth_figures:
+        small, big = growth_figures["small"], growth_figures["big"]
+        print(f"\ngrowth: {small['pets']:,} pets / {small['orders']:,} orders vs {big['pets']:,} pets / "
+              f"{big['orders']:,} orders (written with SQL in {big['seed_seconds']:.1f} s; start to first "
+              f"200 on it {big['start_ms']:.0f} ms; RSS {big['memory_kib']['VmRSS'] / 1024:.1f} MiB, "
+              f"peak {big['memory_kib']['VmHWM'] / 1024:.1f} MiB; other processes took "
+              f"{growth_figures['other_work_cpu_share']:.0%} of the CPUs)")
+        print(f"deep page: offset {int(small['pets'] * 0.9):,} and {int(big['pets'] * 0.9):,}; filtered: "
+              "status=available&categoryId=3; orders of a pet: petId random, limit 50")
+        head = (f"{'scenario':<18}{'req/s @1k':>11}{'p99 @1k':>11}{'req/s @1M':>11}{'p99 @1M':>11}"
+                f"{'errors':>8}{'1M/1k':>8}  result")
+        print(head)
+        print("-" * len(head))
+        for name in GROWTH_SCENARIOS:
+            s, b = small[name], big[name]
+            kept = b["rps"] / s["rps"]
+            print(f"{name:<18}{s['rps']:>11,.0f}{ms(s['latency_us']['p99']):>11}{b['rps']:>11,.0f}"
+                  f"{ms(b['latency_us']['p99']):>11}{s['error_count'] + b['error_count']:>8}{kept:>8.3f}"
+                  f"  {verdict(kept >= GROWTH_KEEPS)}")
+    print("\ntargets")
+    for what, figure, target, ok in checks(results):
+        print(f"  {verdict(ok):<5} {what:<38} {figure:<40} {target}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
