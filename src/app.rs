@@ -170,7 +170,7 @@ impl App {
     /// Saves day counts and last-use times that changed since the last save.
     pub fn save_usage(&self) -> Result<(), StoreError> {
         let mut saved = self.inner.saved.lock().unwrap_or_else(|e| e.into_inner());
-        let mut counts: Vec<(String, i64, u64)> = self
+        let counts: Vec<(String, i64, u64)> = self
             .inner
             .limiter
             .day_counts()
@@ -178,11 +178,10 @@ impl App {
             .map(|(subject, day, count)| (subject_key(&subject), day, count))
             .filter(|(subject, day, count)| saved.counts.get(subject) != Some(&(*day, *count)))
             .collect();
-        counts.sort();
         let used: Vec<(i64, i64)> = self
             .inner
             .keyring
-            .used_since(0)
+            .last_uses()
             .into_iter()
             .filter(|(id, at)| saved.uses.get(id) != Some(at))
             .collect();
@@ -201,6 +200,9 @@ impl App {
             store::usage::save(tx, &counts)?;
             store::keys::touch(tx, &uses)
         })?;
+        // Only today's counts are ever saved again; forget the rest so this never grows.
+        let today = crate::limits::day_start(self.now());
+        saved.counts.retain(|_, (day, _)| *day == today);
         for (subject, day, count) in written {
             saved.counts.insert(subject, (day, count));
         }

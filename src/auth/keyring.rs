@@ -122,8 +122,9 @@ impl Keyring {
             .or_else(|| self.retired_uses().get(&key_id).copied())
     }
 
-    /// Stored keys used since `since` (Unix seconds), with the time of their last use.
-    pub fn used_since(&self, since: i64) -> Vec<(i64, i64)> {
+    /// Every stored key used by this process (revoked ones included), with the Unix second
+    /// of its last use.
+    pub fn last_uses(&self) -> Vec<(i64, i64)> {
         let retired: Vec<(i64, i64)> = self
             .retired_uses()
             .iter()
@@ -133,7 +134,7 @@ impl Keyring {
             .values()
             .map(|c| (c.key_id, c.last_used.load(Ordering::Relaxed)))
             .chain(retired)
-            .filter(|&(_, at)| at > since)
+            .filter(|&(_, at)| at > 0)
             .collect()
     }
 
@@ -171,7 +172,10 @@ mod tests {
             .store(100, Ordering::Relaxed);
         ring.replace(vec![("h2".into(), record(2))]);
         assert_eq!(ring.last_used(1), Some(100));
-        assert_eq!(ring.used_since(0), vec![(1, 100)]);
-        assert_eq!(ring.used_since(100), vec![]);
+        assert_eq!(
+            ring.last_uses(),
+            vec![(1, 100)],
+            "a key never used is not listed"
+        );
     }
 }

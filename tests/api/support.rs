@@ -154,14 +154,7 @@ impl TestApp {
 
     /// Creates a key with `role` and `plan` and returns its secret.
     pub async fn key(&self, role: &str, plan: &str) -> String {
-        let res = self
-            .post(
-                "/admin/keys",
-                json!({ "name": format!("{role} {plan}"), "role": role, "plan": plan }),
-            )
-            .await;
-        assert_eq!(res.status(), 201, "creating a {role} key");
-        body(res).await["secret"].as_str().unwrap().to_owned()
+        self.key_with_id(role, plan).await.1
     }
 
     /// Stops the server gracefully and closes the store (checkpointing the WAL).
@@ -223,18 +216,8 @@ pub async fn assert_error(res: Response, status: u16, code: &str) -> String {
 impl TestApp {
     /// Creates a key with `role` and `plan` and returns its id and secret.
     pub async fn key_with_id(&self, role: &str, plan: &str) -> (i64, String) {
-        let res = self
-            .post(
-                "/admin/keys",
-                json!({ "name": format!("{role} {plan}"), "role": role, "plan": plan }),
-            )
-            .await;
-        assert_eq!(res.status(), 201, "creating a {role} key");
-        let key = body(res).await;
-        (
-            key["id"].as_i64().unwrap(),
-            key["secret"].as_str().unwrap().to_owned(),
-        )
+        self.key_with(json!({ "name": format!("{role} {plan}"), "role": role, "plan": plan }))
+            .await
     }
 
     /// Places an order with the admin key and returns it (asserting 201).
