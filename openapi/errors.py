@@ -1,63 +1,11 @@
 """The error codes, the reusable error responses, and the per-operation error lists."""
 
+from facts import BAN, BODY_LIMIT, DEFAULTS, ERRORS, hi
 from parts import RATE_LIMIT_HEADERS, header, json_content, ref, schema
 
-ERROR_CODES = [
-    (
-        "bad_request",
-        400,
-        "malformed JSON, wrong JSON type, unknown field, bad or unknown query parameter",
-    ),
-    ("unauthorized", 401, "no key, unknown key or revoked key"),
-    ("forbidden", 403, "the key's role may not do this"),
-    (
-        "not_found",
-        404,
-        "no such record or route (also an id in the path that is not a positive int64)",
-    ),
-    ("method_not_allowed", 405, "known path, other method"),
-    ("request_timeout", 408, "the request took longer than the server's request timeout (30 s)"),
-    (
-        "conflict",
-        409,
-        "the request clashes with current state, e.g. the same Idempotency-Key is still being "
-        "processed",
-    ),
-    ("insufficient_stock", 409, "not enough units in stock"),
-    ("pet_not_available", 409, "the pet's status is neither `available` nor unset"),
-    ("order_already_complete", 409, "a completed order cannot be cancelled or reopened"),
-    ("category_in_use", 409, "pets still belong to the category"),
-    ("pet_has_open_orders", 409, "the pet still has incomplete orders"),
-    ("duplicate_name", 409, "another category already has this name (case-insensitive)"),
-    ("gone", 410, "a deprecated operation past its sunset date"),
-    ("precondition_failed", 412, "`If-Match` does not match the current `ETag`"),
-    ("payload_too_large", 413, "body over 64 KiB"),
-    (
-        "unsupported_media_type",
-        415,
-        "the body is not `application/json` (or `application/merge-patch+json` on PATCH)",
-    ),
-    (
-        "validation_failed",
-        422,
-        "missing required field, value out of bounds or outside its enumeration",
-    ),
-    ("unknown_category", 422, "`categoryId` names no category"),
-    ("unknown_pet", 422, "`petId` names no pet"),
-    ("idempotency_key_reused", 422, "the same `Idempotency-Key` was used with another body"),
-    ("rate_limited", 429, "over the minute or day limit of the plan; see `Retry-After`"),
-    (
-        "temporarily_banned",
-        429,
-        "more than 30 rejections in one minute: banned for 15 minutes; see `Retry-After`",
-    ),
-    ("internal", 500, "a bug; the message leaks no internals"),
-    (
-        "unavailable",
-        503,
-        "the store cannot serve now (e.g. the database stayed busy past its timeout)",
-    ),
-]
+# (code, status, when): from the contract's table in src/contract.rs.
+ERROR_CODES = [(e["code"], e["status"], e["when"]) for e in ERRORS]
+STATUS_OF = {code: status for code, status, _ in ERROR_CODES}
 
 
 def error_table():
@@ -85,7 +33,8 @@ ERROR_RESPONSES = {
     "RequestTimeout": (
         "408",
         ["request_timeout"],
-        "The request took longer than the server's request timeout (30 s).",
+        "The request took longer than the server's request timeout "
+        f"({DEFAULTS['requestTimeoutSecs']} s by default).",
     ),
     "DuplicateName": (
         "409",
@@ -118,7 +67,7 @@ ERROR_RESPONSES = {
         "`If-Match` does not match the record's current `ETag`: someone else "
         "changed it. Fetch it again and reapply the change.",
     ),
-    "PayloadTooLarge": ("413", ["payload_too_large"], "The body is over 64 KiB."),
+    "PayloadTooLarge": ("413", ["payload_too_large"], f"The body is over {BODY_LIMIT}."),
     "UnsupportedMediaType": (
         "415",
         ["unsupported_media_type"],
@@ -148,7 +97,7 @@ ERROR_RESPONSES = {
         "422",
         ["validation_failed", "idempotency_key_reused"],
         "`validation_failed`: a field is missing or out of bounds, or the "
-        "count would go above 1,000,000. `idempotency_key_reused`: this "
+        f"count would go above {hi('stock')}. `idempotency_key_reused`: this "
         "`Idempotency-Key` was already used with another body.",
     ),
     "TooManyRequests": (
@@ -156,8 +105,7 @@ ERROR_RESPONSES = {
         ["rate_limited", "temporarily_banned"],
         "`rate_limited`: over the minute or day limit of the key's plan (or of the "
         "address, for requests without a valid key). `temporarily_banned`: answered "
-        "429 more than 30 times in one minute, so every request is refused for 15 "
-        "minutes. Wait `Retry-After` seconds, then retry with exponential backoff. A "
+        f"429 {BAN[0]}, so every request is refused for {BAN[1]}. Wait `Retry-After` seconds, then retry with exponential backoff. A "
         "rejected request uses no quota.",
     ),
     "Unavailable": (
@@ -180,9 +128,9 @@ EXAMPLE_MESSAGES = {
     "order_already_complete": "order 7 is already complete",
     "pet_not_available": "pet 42 is not available",
     "precondition_failed": "If-Match does not match the current ETag",
-    "payload_too_large": "the body is over 64 KiB",
+    "payload_too_large": f"the body is over {BODY_LIMIT}",
     "unsupported_media_type": "expected application/json",
-    "validation_failed": "name: must be 1 to 100 characters",
+    "validation_failed": f"name: must be 1 to {hi('name')} characters",
     "insufficient_stock": "only 2 units of pet 42 in stock",
     "rate_limited": "rate limit of 60 requests per minute exceeded",
     "unavailable": "the store is busy, try again",
@@ -195,6 +143,12 @@ def error_response(name):
     headers = dict(RATE_LIMIT_HEADERS)
     if status == "429":
         headers["Retry-After"] = header("Retry-After")
+    for listed in codes:
+        if STATUS_OF.get(listed) != int(status):
+            raise SystemExit(
+                f"{name}: code {listed} is not a {status} in src/contract.rs ERRORS "
+                "(add it there, then regenerate openapi/facts.json)"
+            )
     code = codes[0]
     example = {"code": code, "message": EXAMPLE_MESSAGES[code], "status": int(status)}
     return {

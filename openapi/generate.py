@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from errors import ERROR_RESPONSES, EXAMPLE_MESSAGES, error_response
+from facts import BAN, BODY_LIMIT, BOUNDS, OPERATIONS, PLANS, ROLES, hi, n
 from headers import DEPRECATION_HEADERS, HEADERS, PARAMETERS
 from parts import json_content, schema, with_rate_limits
 from paths import PATHS
@@ -26,33 +27,41 @@ from schemas import SCHEMAS
 OUT = Path(__file__).with_name("openapi.json")
 
 
-INFO_DESCRIPTION = """\
+def plans_table():
+    rows = ["| Plan | Requests per minute | Requests per day |", "|---|---|---|"]
+    for plan in PLANS:
+        custom = "Custom (set on the key)"
+        minute = n(plan["perMinute"]) if plan["perMinute"] else custom
+        day = n(plan["perDay"]) if plan["perDay"] else custom
+        rows.append(f"| {plan['name'].capitalize()} | {minute} | {day} |")
+    return "\n".join(rows)
+
+
+ROLES_TEXT = ", ".join(
+    f"`{r['name']}` {'also ' if i else ''}{r['adds']}" for i, r in enumerate(ROLES)
+)
+
+INFO_DESCRIPTION = f"""\
 The pet store's JSON API: pets, their categories, orders and stock counts, for tills (POS), \
 staff tools and the staff web UI.
 
 ## Keys and roles
 Send a key as `X-API-Key: <secret>` or `Authorization: Bearer <secret>`. Each key has a role: \
-`readonly` reads, `pos` also places, completes and cancels orders, `staff` also edits pets, \
-categories and stock, `admin` also manages keys. `GET /health` needs no key.
+{ROLES_TEXT}. `GET /health` needs no key.
 
 ## Plans and rate limits
-| Plan | Requests per minute | Requests per day |
-|---|---|---|
-| Free | 60 | 1,000 |
-| Pro | 300 | 10,000 |
-| Business | 1,000 | 100,000 |
-| Enterprise | Custom (set on the key) | Custom (set on the key) |
+{plans_table()}
 
 Windows are fixed: the current UTC minute and the current UTC day. Requests without a valid key \
 are counted per client address under the Free plan. Every response carries `X-RateLimit-Limit`, \
 `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds) of the window that binds first, \
 and the same as `RateLimit-Policy` and `RateLimit` fields. Over a limit: 429 `rate_limited` with \
-`Retry-After`; back off and retry after it, with exponential backoff. Answered 429 more than 30 \
-times in one minute, a key (or address) is banned for 15 minutes (429 `temporarily_banned`); an \
-admin can lift the ban.
+`Retry-After`; back off and retry after it, with exponential backoff. Answered 429 {BAN[0]}, a key \
+(or address) is banned for {BAN[1]} (429 `temporarily_banned`); an admin can lift the ban.
 
 ## Lists
-Lists answer a JSON array, paged with `limit` (1 to 500, default 50) and `offset` (default 0). \
+Lists answer a JSON array, paged with `limit` ({BOUNDS['limit']['min']} to {hi('limit')}, default \
+{BOUNDS['limitDefault']}) and `offset` (default 0). \
 `X-Total-Count` gives the number of matches; `Link` carries `rel="next"` and `rel="prev"` where \
 there is such a page. An unknown query parameter is 400 `bad_request`, so a typo never widens a \
 list.
@@ -60,17 +69,17 @@ list.
 ## Changing records safely
 - Single records carry a strong `ETag`; PUT, PATCH and DELETE honour `If-Match` (412 \
 `precondition_failed` when someone else changed the record).
-- `POST /store/orders` and `POST /store/inventory/{petId}/adjustments` honour `Idempotency-Key`: \
+- `POST /store/orders` and `POST /store/inventory/{{petId}}/adjustments` honour `Idempotency-Key`: \
 retry with the same key and body to get the first answer again without acting twice.
-- Bodies are `application/json` (PATCH also `application/merge-patch+json`), at most 64 KiB. \
+- Bodies are `application/json` (PATCH also `application/merge-patch+json`), at most {BODY_LIMIT}. \
 Malformed JSON, a wrong type or an unknown field is 400; a missing field or a value out of \
 bounds is 422 `validation_failed`. Names and descriptions are stored trimmed.
 
 ## Errors
-Every error is `{"code", "message", "status"}`; see the `Error` schema for all codes.
+Every error is `{{"code", "message", "status"}}`; see the `Error` schema for all codes.
 
 ## Stability
-`GET /pets/{petId}` is deprecated (use `GET /pets?ids={petId}`) and answers 410 after its sunset \
+`GET /pets/{{petId}}` is deprecated (use `GET /pets?ids={{petId}}`) and answers 410 after its sunset \
 date. Operations marked `x-stability` (`beta` or `experimental`) send the same value in \
 `X-Stability`.
 """
@@ -126,7 +135,38 @@ DOCUMENT = {
 }
 
 
+def check_operations():
+    """The document's operations are exactly the contract's, with its ids, tags, roles and
+    stability (src/contract.rs OPERATIONS, read through facts.json)."""
+    documented = {}
+    for path, item in PATHS.items():
+        for method, operation in item.items():
+            if method != "parameters":
+                documented[(method.upper(), path)] = operation
+    listed = {(o["method"], o["path"]): o for o in OPERATIONS}
+    problems = [f"{m} {p} is not in src/contract.rs OPERATIONS" for m, p in documented.keys() - listed.keys()]
+    problems += [f"{m} {p} is in src/contract.rs but not documented" for m, p in listed.keys() - documented.keys()]
+    for key in documented.keys() & listed.keys():
+        doc, fact = documented[key], listed[key]
+        stability = None if fact["stability"] == "stable" else fact["stability"]
+        if doc["operationId"] != fact["operationId"]:
+            problems.append(f"{key}: operationId {doc['operationId']} != {fact['operationId']}")
+        if doc["tags"] != [fact["tag"]]:
+            problems.append(f"{key}: tags {doc['tags']} != [{fact['tag']}]")
+        if doc.get("x-stability") != stability:
+            problems.append(f"{key}: x-stability {doc.get('x-stability')} != {stability}")
+        if bool(doc.get("deprecated")) != fact["deprecated"]:
+            problems.append(f"{key}: deprecated does not match")
+        if fact["role"] and f"Role: {fact['role']}." not in doc["description"]:
+            problems.append(f"{key}: the description does not end with 'Role: {fact['role']}.'")
+        if not fact["role"] and doc.get("security") != []:
+            problems.append(f"{key}: needs no key but its security is not []")
+    if problems:
+        raise SystemExit("openapi: the paths disagree with the contract:\n  " + "\n  ".join(sorted(problems)))
+
+
 def render():
+    check_operations()
     return json.dumps(DOCUMENT, indent=2, ensure_ascii=False) + "\n"
 
 

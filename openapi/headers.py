@@ -1,5 +1,6 @@
 """components.headers and components.parameters, and the header sets responses share."""
 
+from facts import BOUNDS, hi
 from parts import ID, header
 
 # Components: headers and parameters
@@ -134,8 +135,13 @@ PARAMETERS = {
     "Limit": {
         "name": "limit",
         "in": "query",
-        "description": "Page size: 1 to 500.",
-        "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
+        "description": f"Page size: {BOUNDS['limit']['min']} to {hi('limit')}.",
+        "schema": {
+            "type": "integer",
+            "minimum": BOUNDS["limit"]["min"],
+            "maximum": BOUNDS["limit"]["max"],
+            "default": BOUNDS["limitDefault"],
+        },
     },
     "Offset": {
         "name": "offset",
@@ -157,13 +163,17 @@ PARAMETERS = {
         "name": "Idempotency-Key",
         "in": "header",
         "description": (
-            "Makes a retry safe: up to 255 characters, quoted or not, scoped to the "
-            "calling API key. Repeating the request with the same key and body within "
-            "24 hours replays the first answer (status and body) without acting again; "
+            f"Makes a retry safe: up to {hi('idempotencyKey')} characters, quoted or not, "
+            "scoped to the calling API key. Repeating the request with the same key and body "
+            f"within {BOUNDS['idempotencyHours']} hours replays the first answer (status and body) without acting again; "
             "the same key with another body is 422 `idempotency_key_reused`; a repeat "
             "while the first is still being processed is 409 `conflict`."
         ),
-        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+        "schema": {
+            "type": "string",
+            "minLength": BOUNDS["idempotencyKey"]["min"],
+            "maxLength": BOUNDS["idempotencyKey"]["max"],
+        },
     },
     "LastEventId": {
         "name": "Last-Event-ID",
@@ -174,7 +184,8 @@ PARAMETERS = {
 }
 
 PAGING_DOC = (
-    "Paged with `limit` (1 to 500, default 50) and `offset`; `X-Total-Count` gives the "
+    f"Paged with `limit` ({BOUNDS['limit']['min']} to {hi('limit')}, default "
+    f"{BOUNDS['limitDefault']}) and `offset`; `X-Total-Count` gives the "
     "number of matches and `Link` the next and previous pages."
 )
 

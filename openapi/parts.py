@@ -1,5 +1,7 @@
 """Small builders and shared schema fragments of the OpenAPI document (see generate.py)."""
 
+from facts import BOUNDS, PLANS, ROLES, hi
+
 # Small builders
 
 
@@ -63,39 +65,49 @@ def request_body(schema_name, description, merge_patch=False):
 
 # Components: schemas
 
+def bounded(kind, bound, **extra):
+    """An integer schema between a bound's min and max."""
+    out = {"type": "integer", "format": kind}
+    out.update(minimum=BOUNDS[bound]["min"], maximum=BOUNDS[bound]["max"])
+    out.update(extra)
+    return out
+
+
 NAME = {
     "type": "string",
-    "minLength": 1,
-    "maxLength": 100,
+    "minLength": BOUNDS["name"]["min"],
+    "maxLength": BOUNDS["name"]["max"],
     "pattern": "\\S",
-    "description": "1 to 100 characters after trimming; stored trimmed.",
+    "description": f"1 to {hi('name')} characters after trimming; stored trimmed.",
 }
 REASON = {
     "type": "string",
-    "maxLength": 200,
+    "maxLength": BOUNDS["reason"]["max"],
     "nullable": True,
     "description": (
-        "Why the stock changed: up to 200 characters, stored trimmed; empty or `null` "
-        "means no reason."
+        f"Why the stock changed: up to {hi('reason')} characters, stored trimmed; empty or "
+        "`null` means no reason."
     ),
 }
 ID = {"type": "integer", "format": "int64", "minimum": 1}
-STOCK = {"type": "integer", "format": "int32", "minimum": 0, "maximum": 1000000}
+STOCK = bounded("int32", "stock")
+QUANTITY = bounded("int32", "quantity")
+ROLE_NAMES = [r["name"] for r in ROLES]
 ROLE = {
     "type": "string",
-    "enum": ["readonly", "pos", "staff", "admin"],
-    "description": (
-        "`readonly` reads; `pos` also places, completes and cancels orders; "
-        "`staff` also edits pets, categories and stock; `admin` also manages keys."
-    ),
+    "enum": ROLE_NAMES,
+    "description": "; ".join(
+        f"`{r['name']}` {'also ' if i else ''}{r['adds']}" for i, r in enumerate(ROLES)
+    )
+    + ".",
 }
 PLAN = {
     "type": "string",
-    "enum": ["free", "pro", "business", "enterprise"],
+    "enum": [p["name"] for p in PLANS],
     "description": "Sets the key's rate limits (see the plans table above).",
 }
-PER_MINUTE = {"type": "integer", "format": "int64", "minimum": 1, "maximum": 1000000}
-PER_DAY = {"type": "integer", "format": "int64", "minimum": 1, "maximum": 100000000}
+PER_MINUTE = bounded("int64", "perMinute")
+PER_DAY = bounded("int64", "perDay")
 TIMESTAMP = {"type": "string", "format": "date-time"}
 
 

@@ -11,6 +11,7 @@ from headers import (
     RECORD_HEADERS,
     REPLAYED,
 )
+from facts import BOUNDS, hi
 from parts import ID, header, json_content, param, ref, request_body, schema, success
 
 
@@ -76,10 +77,10 @@ PATHS = {
                 ),
                 comma_list(
                     "ids",
-                    "Only these pets (comma-separated, 1 to 100 ids). The successor "
+                    f"Only these pets (comma-separated, 1 to {hi('ids')} ids). The successor "
                     "of GET /pets/{petId}.",
                     dict(ID),
-                    maxItems=100,
+                    maxItems=BOUNDS["ids"]["max"],
                 ),
                 query(
                     "sort",
@@ -476,7 +477,7 @@ PATHS = {
             "adjustInventory",
             "Adjust a pet's stock count",
             "Adds `delta` (negative to remove) atomically: an `adjustment` entry in the stock "
-            "history. A result below 0 is 409 `insufficient_stock`, above 1,000,000 is 422. "
+            f"history. A result below 0 is 409 `insufficient_stock`, above {hi('stock')} is 422. "
             "The pet's status does not change. Honours `Idempotency-Key` like POST /store/orders. "
             "Role: staff.",
             responses(

@@ -1,6 +1,7 @@
 """components.schemas: the records, request bodies and the Error object."""
 
 from errors import ERROR_CODES, error_table
+from facts import BOUNDS, hi, lo
 from parts import (
     ID,
     NAME,
@@ -8,6 +9,7 @@ from parts import (
     PER_MINUTE,
     PET_STATUS_VALUES,
     PLAN,
+    QUANTITY,
     REASON,
     ROLE,
     STOCK,
@@ -35,7 +37,7 @@ SCHEMAS = {
         "required": ["name", "categoryId"],
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, "The animal's name: 1 to 100 characters after trimming."),
+            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
             "status": nullable(
                 {"type": "string", "enum": PET_STATUS_VALUES},
@@ -64,7 +66,7 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, "The animal's name: 1 to 100 characters after trimming."),
+            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
             "status": nullable(
                 {"type": "string", "enum": PET_STATUS_VALUES},
@@ -90,14 +92,14 @@ SCHEMAS = {
             "name": described(
                 NAME,
                 "The category name (a kind of animal, e.g. dog, cat, rabbit): "
-                "1 to 100 characters after trimming.",
+                f"1 to {hi('name')} characters after trimming.",
             ),
             "description": {
                 "type": "string",
-                "maxLength": 1000,
+                "maxLength": BOUNDS["description"]["max"],
                 "nullable": True,
                 "description": (
-                    "A short description: up to 1,000 characters, stored trimmed; an "
+                    f"A short description: up to {hi('description')} characters, stored trimmed; an "
                     "empty or `null` one is not stored."
                 ),
             },
@@ -113,7 +115,7 @@ SCHEMAS = {
             "name": described(NAME, "The category name."),
             "description": {
                 "type": "string",
-                "maxLength": 1000,
+                "maxLength": BOUNDS["description"]["max"],
                 "description": "A short description of the category.",
             },
         },
@@ -127,10 +129,10 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, "The category name: 1 to 100 characters after trimming."),
+            "name": described(NAME, f"The category name: 1 to {hi('name')} characters after trimming."),
             "description": nullable(
-                {"type": "string", "maxLength": 1000},
-                "Up to 1,000 characters, or `null` to clear it.",
+                {"type": "string", "maxLength": BOUNDS["description"]["max"]},
+                f"Up to {hi('description')} characters, or `null` to clear it.",
             ),
         },
         "example": {"description": "Dogs, puppies included"},
@@ -146,13 +148,7 @@ SCHEMAS = {
         "properties": {
             "id": described(ID, "Unique order identifier."),
             "petId": described(ID, "ID of the animal in this order."),
-            "quantity": {
-                "type": "integer",
-                "format": "int32",
-                "minimum": 1,
-                "maximum": 10000,
-                "description": "Number of units ordered.",
-            },
+            "quantity": described(QUANTITY, "Number of units ordered."),
             "shipDate": described(TIMESTAMP, "Expected or actual ship date (RFC 3339)."),
             "complete": {"type": "boolean", "description": "Whether the order has been fulfilled."},
         },
@@ -173,13 +169,9 @@ SCHEMAS = {
             "petId": described(
                 ID, "ID of the animal to order; its status must be `available` or " "unset."
             ),
-            "quantity": {
-                "type": "integer",
-                "format": "int32",
-                "minimum": 1,
-                "maximum": 10000,
-                "description": "Number of units: 1 to 10,000, at most the stock.",
-            },
+            "quantity": described(
+                QUANTITY, f"Number of units: {lo('quantity')} to {hi('quantity')}, at most the stock."
+            ),
             "shipDate": nullable(TIMESTAMP, "Expected ship date (RFC 3339), optional; `null` means none."),
         },
         "example": {"petId": 42, "quantity": 1},
@@ -209,7 +201,7 @@ SCHEMAS = {
         "required": ["petId", "quantity", "status"],
         "properties": {
             "petId": described(ID, "ID of the animal this entry tracks."),
-            "quantity": described(STOCK, "Current stock count: 0 to 1,000,000."),
+            "quantity": described(STOCK, f"Current stock count: 0 to {hi('stock')}."),
             "status": schema("PetStatus"),
         },
         "example": {"petId": 42, "quantity": 3, "status": "available"},
@@ -223,7 +215,7 @@ SCHEMAS = {
         "required": ["quantity"],
         "additionalProperties": False,
         "properties": {
-            "quantity": described(STOCK, "The new stock count: 0 to 1,000,000."),
+            "quantity": described(STOCK, f"The new stock count: 0 to {hi('stock')}."),
             "reason": REASON,
         },
         "example": {"quantity": 12, "reason": "stock take"},
@@ -233,7 +225,7 @@ SCHEMAS = {
         "description": (
             "Changes the stock count by `delta` atomically (an `adjustment` entry in "
             "the stock history). A result below 0 is 409 `insufficient_stock`; above "
-            "1,000,000 is 422 `validation_failed`."
+            f"{hi('stock')} is 422 `validation_failed`."
         ),
         "required": ["delta"],
         "additionalProperties": False,
@@ -241,10 +233,10 @@ SCHEMAS = {
             "delta": {
                 "type": "integer",
                 "format": "int32",
-                "minimum": -1000000,
-                "maximum": 1000000,
+                "minimum": BOUNDS["delta"]["min"],
+                "maximum": BOUNDS["delta"]["max"],
                 "not": {"enum": [0]},
-                "description": "A non-zero change: -1,000,000 to 1,000,000.",
+                "description": f"A non-zero change: {lo('delta')} to {hi('delta')}.",
             },
             "reason": REASON,
         },
@@ -270,7 +262,7 @@ SCHEMAS = {
             "delta": {"type": "integer", "format": "int32", "description": "The change in units."},
             "quantityAfter": described(STOCK, "The stock count after the change."),
             "reason": nullable(
-                {"type": "string", "maxLength": 200}, "The reason given, or `null`."
+                {"type": "string", "maxLength": BOUNDS["reason"]["max"]}, "The reason given, or `null`."
             ),
             "source": {
                 "type": "string",
@@ -367,13 +359,13 @@ SCHEMAS = {
         "required": ["name", "role", "plan"],
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, "1 to 100 characters after trimming."),
+            "name": described(NAME, f"1 to {hi('name')} characters after trimming."),
             "role": ROLE,
             "plan": PLAN,
             "perMinute": described(
-                PER_MINUTE, "Enterprise only: requests per minute, 1 to " "1,000,000."
+                PER_MINUTE, f"Enterprise only: requests per minute, 1 to {hi('perMinute')}."
             ),
-            "perDay": described(PER_DAY, "Enterprise only: requests per day, 1 to 100,000,000."),
+            "perDay": described(PER_DAY, f"Enterprise only: requests per day, 1 to {hi('perDay')}."),
         },
         "example": {"name": "till 1", "role": "pos", "plan": "pro"},
     },
@@ -385,11 +377,11 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, "1 to 100 characters after trimming."),
+            "name": described(NAME, f"1 to {hi('name')} characters after trimming."),
             "role": ROLE,
             "plan": PLAN,
-            "perMinute": described(PER_MINUTE, "Enterprise only: 1 to 1,000,000."),
-            "perDay": described(PER_DAY, "Enterprise only: 1 to 100,000,000."),
+            "perMinute": described(PER_MINUTE, f"Enterprise only: 1 to {hi('perMinute')}."),
+            "perDay": described(PER_DAY, f"Enterprise only: 1 to {hi('perDay')}."),
         },
         "example": {"role": "staff"},
     },

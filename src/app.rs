@@ -21,8 +21,8 @@ use crate::Error;
 
 /// Limits of the first admin key of a new store.
 pub const FIRST_ADMIN_QUOTA: Quota = Quota {
-    per_minute: 10_000,
-    per_day: 1_000_000,
+    per_minute: crate::contract::FIRST_ADMIN_PER_MINUTE,
+    per_day: crate::contract::FIRST_ADMIN_PER_DAY,
 };
 
 /// How often day counts and last-use times are saved.

@@ -34,6 +34,9 @@ pub enum Command {
         /// Where to write the copy (must not exist yet)
         file: PathBuf,
     },
+    /// Print the interface's facts as JSON (what openapi/facts.json holds)
+    #[command(hide = true)]
+    ContractFacts,
 }
 
 #[derive(Subcommand)]

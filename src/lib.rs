@@ -6,6 +6,8 @@
 //! - [`store`]: SQLite through one writer thread with group commit and a few readers.
 //! - [`auth`] and [`limits`]: who is calling, and how much they may call.
 //! - `api`: the HTTP interface, the staff UI and the docs, served by [`serve`].
+//! - [`contract`]: the interface's facts as data (bounds, plans, roles, error codes, the
+//!   operation table), read by the server and by the OpenAPI generator.
 //! - [`App`]: the store, keys and limiter together, shared by every listener.
 //!
 //! Embedding the server (as the desktop shell does):
@@ -23,13 +25,15 @@ mod api;
 mod app;
 pub mod auth;
 pub mod cli;
+pub mod contract;
 pub mod domain;
 mod error;
 pub mod limits;
 pub mod settings;
 pub mod store;
 
-pub use api::{serve, ApiError, OPENAPI_JSON, OPERATIONS};
+pub use api::{serve, ApiError, OPENAPI_JSON};
 pub use app::{App, FIRST_ADMIN_QUOTA};
+pub use contract::OPERATIONS;
 pub use error::Error;
 pub use settings::{ServeArgs, Settings};

@@ -25,6 +25,11 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Some(Command::Keys(command)) => cli::keys(cli.db, command, &mut out),
         Some(Command::Backup { file }) => cli::backup(cli.db, file, &mut out),
+        Some(Command::ContractFacts) => {
+            use std::io::Write;
+            out.write_all(petstore::contract::facts_json().as_bytes())
+                .map_err(petstore::Error::from)
+        }
         Some(Command::Serve(args)) => run_server(cli.db, args),
         None => ServeArgs::default_from_env().and_then(|args| run_server(cli.db, args)),
     };

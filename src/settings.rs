@@ -8,6 +8,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use clap::Args;
 
+use crate::contract;
 use crate::limits::BanPolicy;
 use crate::Error;
 
@@ -34,16 +35,16 @@ pub struct ServeArgs {
     )]
     pub cors_origins: Vec<String>,
     /// Seconds a request may take before it is answered 408.
-    #[arg(long, env = "PETSTORE_REQUEST_TIMEOUT", default_value_t = 30)]
+    #[arg(long, env = "PETSTORE_REQUEST_TIMEOUT", default_value_t = contract::DEFAULTS.request_timeout_secs)]
     pub request_timeout: u64,
     /// Rate limits on (`on`) or off (`off`, for benchmarks on a trusted machine).
     #[arg(long, env = "PETSTORE_RATE_LIMITS", default_value = "on", value_parser = ["on", "off"])]
     pub rate_limits: String,
     /// Refusals (429) in one minute after which a caller is banned.
-    #[arg(long, env = "PETSTORE_BAN_AFTER", default_value_t = 30)]
+    #[arg(long, env = "PETSTORE_BAN_AFTER", default_value_t = contract::DEFAULTS.ban_after)]
     pub ban_after: u32,
     /// How long a ban lasts, in seconds.
-    #[arg(long, env = "PETSTORE_BAN_SECONDS", default_value_t = 900)]
+    #[arg(long, env = "PETSTORE_BAN_SECONDS", default_value_t = contract::DEFAULTS.ban_secs)]
     pub ban_seconds: u64,
 }
 
@@ -55,7 +56,7 @@ impl Default for ServeArgs {
             admin_key: None,
             sunset: Some(default_sunset()),
             cors_origins: Vec::new(),
-            request_timeout: 30,
+            request_timeout: contract::DEFAULTS.request_timeout_secs,
             rate_limits: "on".into(),
             ban_after: BanPolicy::default().max_rejections,
             ban_seconds: BanPolicy::default().ban_secs,

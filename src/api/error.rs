@@ -5,6 +5,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use crate::contract;
 use crate::domain::DomainError;
 use crate::store::StoreError;
 
@@ -103,22 +104,15 @@ impl ApiError {
 
 impl From<DomainError> for ApiError {
     fn from(err: DomainError) -> Self {
-        use DomainError::*;
-        let status = match &err {
-            Validation { .. } | UnknownCategory(_) | UnknownPet(_) | IdempotencyKeyReused => {
-                StatusCode::UNPROCESSABLE_ENTITY
+        // Each code's status is written once, in the contract's table; a code missing from
+        // it is a bug (a unit test of `contract` lists every domain error).
+        match contract::status_of(err.code()).and_then(|s| StatusCode::from_u16(s).ok()) {
+            Some(status) => Self::new(status, err.code(), err.to_string()),
+            None => {
+                tracing::error!(code = err.code(), "error code missing from the contract");
+                Self::internal()
             }
-            NotFound { .. } => StatusCode::NOT_FOUND,
-            PreconditionFailed => StatusCode::PRECONDITION_FAILED,
-            InsufficientStock { .. }
-            | PetNotAvailable { .. }
-            | OrderAlreadyComplete(_)
-            | CategoryInUse(_)
-            | PetHasOpenOrders(_)
-            | DuplicateName(_)
-            | IdempotencyInProgress => StatusCode::CONFLICT,
-        };
-        Self::new(status, err.code(), err.to_string())
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use crate::auth::Caller;
 use crate::domain::key::Role;
 
 /// Largest request body accepted.
-pub const BODY_LIMIT: usize = 64 * 1024;
+pub const BODY_LIMIT: usize = crate::contract::BODY_BYTES.max_usize();
 
 /// A JSON body parsed into `T`, with errors that name the offending field.
 pub struct JsonBody<T> {
@@ -168,7 +168,7 @@ impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
 }
 
 /// Most characters in an `Idempotency-Key`.
-pub const IDEMPOTENCY_KEY_MAX: usize = 255;
+pub const IDEMPOTENCY_KEY_MAX: usize = crate::contract::IDEMPOTENCY_KEY.max_usize();
 
 /// The `Idempotency-Key` header, unquoted, if any.
 pub struct IdempotencyKey(pub Option<String>);

@@ -29,7 +29,6 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use error::ApiError;
-pub use router::OPERATIONS;
 pub use state::AppState;
 
 use crate::app::App;

@@ -6,7 +6,7 @@ use super::pet::PetStatus;
 use super::{text, DomainError};
 
 /// Most units of one pet a shop can hold.
-pub const STOCK_MAX: i64 = 1_000_000;
+pub const STOCK_MAX: i64 = crate::contract::STOCK.max;
 
 /// A pet's stock as the interface shows it. A pet without a status shows `available`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,9 +32,9 @@ impl Role {
 }
 
 /// Highest custom per-minute limit of an enterprise key.
-pub const PER_MINUTE_MAX: u64 = 1_000_000;
+pub const PER_MINUTE_MAX: u64 = crate::contract::PER_MINUTE.max_u64();
 /// Highest custom per-day limit of an enterprise key.
-pub const PER_DAY_MAX: u64 = 100_000_000;
+pub const PER_DAY_MAX: u64 = crate::contract::PER_DAY.max_u64();
 
 /// A stored key, without its secret.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,9 +14,9 @@ use super::pet::{positive_id, PetStatus};
 use super::{double_option, time, DomainError};
 
 /// Fewest units in one order.
-pub const QUANTITY_MIN: i64 = 1;
+pub const QUANTITY_MIN: i64 = crate::contract::QUANTITY.min;
 /// Most units in one order.
-pub const QUANTITY_MAX: i64 = 10_000;
+pub const QUANTITY_MAX: i64 = crate::contract::QUANTITY.max;
 
 /// An order as the interface shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

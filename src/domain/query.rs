@@ -2,12 +2,14 @@
 
 use super::pet::PetStatus;
 
+use crate::contract;
+
 /// Most records in one page.
-pub const LIMIT_MAX: i64 = 500;
+pub const LIMIT_MAX: i64 = contract::LIMIT.max;
 /// Records in a page when the client does not say.
-pub const LIMIT_DEFAULT: i64 = 50;
+pub const LIMIT_DEFAULT: i64 = contract::LIMIT_DEFAULT;
 /// Most ids in one `ids` filter.
-pub const IDS_MAX: usize = 100;
+pub const IDS_MAX: usize = contract::IDS.max_usize();
 
 /// A window of a list: `limit` records from `offset`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,12 +2,14 @@
 
 use super::DomainError;
 
+use crate::contract;
+
 /// Longest name, in characters, after trimming.
-pub const NAME_MAX: usize = 100;
+pub const NAME_MAX: usize = contract::NAME.max_usize();
 /// Longest description, in characters, after trimming.
-pub const DESCRIPTION_MAX: usize = 1000;
+pub const DESCRIPTION_MAX: usize = contract::DESCRIPTION.max_usize();
 /// Longest stock-change reason, in characters, after trimming.
-pub const REASON_MAX: usize = 200;
+pub const REASON_MAX: usize = contract::REASON.max_usize();
 
 /// A name: trimmed, 1 to [`NAME_MAX`] characters, no control characters.
 pub fn name(field: &str, raw: &str) -> Result<String, DomainError> {

@@ -16,10 +16,11 @@ pub struct BanPolicy {
 
 impl Default for BanPolicy {
     fn default() -> Self {
+        let defaults = crate::contract::DEFAULTS;
         BanPolicy {
-            max_rejections: 30,
-            window_secs: 60,
-            ban_secs: 900,
+            max_rejections: defaults.ban_after,
+            window_secs: defaults.ban_window_secs,
+            ban_secs: defaults.ban_secs,
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Plans and the quotas they grant. Pure data: the limiter is told the quota on every check, so
+//! Plans and the quotas they grant (the numbers are in [`crate::contract::PLANS`]). Pure data:
+//! the limiter is told the quota on every check, so
 //! changing a key's plan takes effect on its next request.
 
 use std::fmt;
@@ -43,17 +44,15 @@ impl Plan {
     /// The quota this plan grants. `custom` (the numbers set on the key) is used by Enterprise
     /// only, which has no quota without it; the other plans ignore it.
     pub fn quota(self, custom: Option<Quota>) -> Option<Quota> {
-        let fixed = |per_minute, per_day| {
-            Some(Quota {
+        let listed = crate::contract::PLANS
+            .iter()
+            .find(|fact| fact.name == self.as_str())?;
+        match (listed.per_minute, listed.per_day) {
+            (Some(per_minute), Some(per_day)) => Some(Quota {
                 per_minute,
                 per_day,
-            })
-        };
-        match self {
-            Plan::Free => fixed(60, 1_000),
-            Plan::Pro => fixed(300, 10_000),
-            Plan::Business => fixed(1_000, 100_000),
-            Plan::Enterprise => custom,
+            }),
+            _ => custom,
         }
     }
 }

@@ -23,8 +23,65 @@ fn documented() -> BTreeSet<(String, String)> {
 fn routed() -> BTreeSet<(String, String)> {
     petstore::OPERATIONS
         .iter()
-        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .map(|op| (op.method.to_string(), op.path.to_string()))
         .collect()
+}
+
+fn repo_file(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
+}
+
+#[test]
+fn the_committed_contract_facts_are_what_the_server_uses() {
+    let committed = std::fs::read_to_string(repo_file("openapi/facts.json")).unwrap();
+    assert!(
+        committed == petstore::contract::facts_json(),
+        "openapi/facts.json is stale: run `cargo run -q -- contract-facts > openapi/facts.json \
+         && python3 openapi/generate.py`"
+    );
+}
+
+#[test]
+fn the_committed_document_is_what_the_generator_writes_from_the_facts() {
+    let out = std::process::Command::new("python3")
+        .arg(repo_file("openapi/generate.py"))
+        .arg("--check")
+        .output()
+        .expect("python3 runs openapi/generate.py");
+    assert!(
+        out.status.success(),
+        "openapi/openapi.json is stale: run `python3 openapi/generate.py`\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn every_operation_in_the_document_has_the_contracts_id_tag_and_stability() {
+    let doc: Value = serde_json::from_str(petstore::OPENAPI_JSON).unwrap();
+    for op in petstore::OPERATIONS {
+        let documented = &doc["paths"][op.path][op.method.to_lowercase()];
+        assert_eq!(documented["operationId"], op.operation_id, "{op:?}");
+        assert_eq!(documented["tags"][0], op.tag, "{op:?}");
+        let stability = serde_json::to_value(op.stability).unwrap();
+        if stability == "stable" {
+            assert!(documented.get("x-stability").is_none(), "{op:?}");
+        } else {
+            assert_eq!(documented["x-stability"], stability, "{op:?}");
+        }
+    }
+}
+
+#[test]
+fn the_documents_error_codes_are_the_contracts_codes() {
+    let doc: Value = serde_json::from_str(petstore::OPENAPI_JSON).unwrap();
+    let documented: Vec<&str> = doc["components"]["schemas"]["Error"]["properties"]["code"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let listed: Vec<&str> = petstore::contract::ERRORS.iter().map(|e| e.code).collect();
+    assert_eq!(documented, listed);
 }
 
 #[test]

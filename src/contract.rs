@@ -1,0 +1,608 @@
+//! The interface's facts, written once: bounds, plans and their quotas, roles, ban thresholds,
+//! error codes with their statuses, and the operation table. Plain data, no behaviour.
+//!
+//! The server reads its limits from here (the domain's bounds, the plans' quotas, the status
+//! of each error code). `petstore contract-facts` prints the same data as JSON; it is committed
+//! as `openapi/facts.json`, which `openapi/generate.py` reads to write the OpenAPI document.
+//! `cargo test` (tests/api/openapi.rs) fails when either file is stale, and holds the table of
+//! operations against the router and the roles against the running server.
+//!
+//! To add or change a fact: edit it here, then
+//! `cargo run -q -- contract-facts > openapi/facts.json && python3 openapi/generate.py`.
+
+use serde::Serialize;
+
+/// Characters of a name (pet, category, key), after trimming.
+pub const NAME: Bound = Bound::new(1, 100);
+/// Characters of a category's description, after trimming (empty means none).
+pub const DESCRIPTION: Bound = Bound::new(0, 1_000);
+/// Characters of a stock change's reason, after trimming (empty means none).
+pub const REASON: Bound = Bound::new(0, 200);
+/// Units of one pet in stock.
+pub const STOCK: Bound = Bound::new(0, 1_000_000);
+/// A stock adjustment's `delta` (never 0).
+pub const DELTA: Bound = Bound::new(-1_000_000, 1_000_000);
+/// Units in one order.
+pub const QUANTITY: Bound = Bound::new(1, 10_000);
+/// Records in one page (`limit`), default [`LIMIT_DEFAULT`].
+pub const LIMIT: Bound = Bound::new(1, 500);
+/// Records in a page when the client does not say.
+pub const LIMIT_DEFAULT: i64 = 50;
+/// Ids in one `ids` filter.
+pub const IDS: Bound = Bound::new(1, 100);
+/// Characters of an `Idempotency-Key`.
+pub const IDEMPOTENCY_KEY: Bound = Bound::new(1, 255);
+/// An enterprise key's requests per minute.
+pub const PER_MINUTE: Bound = Bound::new(1, 1_000_000);
+/// An enterprise key's requests per day.
+pub const PER_DAY: Bound = Bound::new(1, 100_000_000);
+/// Bytes of a request body.
+pub const BODY_BYTES: Bound = Bound::new(0, 64 * 1024);
+/// Hours an `Idempotency-Key` is remembered.
+pub const IDEMPOTENCY_HOURS: i64 = 24;
+
+/// An inclusive range of whole numbers (a count of characters, units or requests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bound {
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Bound {
+    pub const fn new(min: i64, max: i64) -> Self {
+        Self { min, max }
+    }
+
+    /// The upper bound as a size (the bounds that count things are never negative).
+    pub const fn max_usize(self) -> usize {
+        self.max as usize
+    }
+
+    /// The upper bound as an unsigned count.
+    pub const fn max_u64(self) -> u64 {
+        self.max as u64
+    }
+
+    pub const fn contains(self, n: i64) -> bool {
+        self.min <= n && n <= self.max
+    }
+}
+
+/// A plan and the quota it grants (`None`: the numbers set on the key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanFact {
+    pub name: &'static str,
+    pub per_minute: Option<u64>,
+    pub per_day: Option<u64>,
+}
+
+/// The plans, cheapest first. Requests without a valid key count under the first.
+pub const PLANS: &[PlanFact] = &[
+    PlanFact {
+        name: "free",
+        per_minute: Some(60),
+        per_day: Some(1_000),
+    },
+    PlanFact {
+        name: "pro",
+        per_minute: Some(300),
+        per_day: Some(10_000),
+    },
+    PlanFact {
+        name: "business",
+        per_minute: Some(1_000),
+        per_day: Some(100_000),
+    },
+    PlanFact {
+        name: "enterprise",
+        per_minute: None,
+        per_day: None,
+    },
+];
+
+/// The quota of the first admin key an empty store makes (on the enterprise plan).
+pub const FIRST_ADMIN_PER_MINUTE: u64 = 10_000;
+/// See [`FIRST_ADMIN_PER_MINUTE`].
+pub const FIRST_ADMIN_PER_DAY: u64 = 1_000_000;
+
+/// A role and what it adds to the roles before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RoleFact {
+    pub name: &'static str,
+    pub adds: &'static str,
+}
+
+/// The roles, least first; each may do everything the ones before it may.
+pub const ROLES: &[RoleFact] = &[
+    RoleFact {
+        name: "readonly",
+        adds: "reads",
+    },
+    RoleFact {
+        name: "pos",
+        adds: "places, completes and cancels orders",
+    },
+    RoleFact {
+        name: "staff",
+        adds: "edits pets, categories and stock",
+    },
+    RoleFact {
+        name: "admin",
+        adds: "manages keys",
+    },
+];
+
+/// Default thresholds of rate limiting and bans (each is also a setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Defaults {
+    /// 429s in one window after which a caller is banned.
+    pub ban_after: u32,
+    /// The window 429s are counted in, in seconds.
+    pub ban_window_secs: u64,
+    /// How long a ban lasts, in seconds.
+    pub ban_secs: u64,
+    /// Seconds before a request is answered 408.
+    pub request_timeout_secs: u64,
+}
+
+/// See [`Defaults`].
+pub const DEFAULTS: Defaults = Defaults {
+    ban_after: 30,
+    ban_window_secs: 60,
+    ban_secs: 900,
+    request_timeout_secs: 30,
+};
+
+/// An error code, the HTTP status it always comes with, and when it is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ErrorFact {
+    pub code: &'static str,
+    pub status: u16,
+    pub when: &'static str,
+}
+
+const fn error(code: &'static str, status: u16, when: &'static str) -> ErrorFact {
+    ErrorFact { code, status, when }
+}
+
+/// Every error code of the interface, by status.
+pub const ERRORS: &[ErrorFact] = &[
+    error(
+        "bad_request",
+        400,
+        "malformed JSON, wrong JSON type, unknown field, bad or unknown query parameter",
+    ),
+    error("unauthorized", 401, "no key, unknown key or revoked key"),
+    error("forbidden", 403, "the key's role may not do this"),
+    error(
+        "not_found",
+        404,
+        "no such record or route (also an id in the path that is not a positive int64)",
+    ),
+    error("method_not_allowed", 405, "known path, other method"),
+    error(
+        "request_timeout",
+        408,
+        "the request took longer than the server's request timeout (30 s)",
+    ),
+    error(
+        "conflict",
+        409,
+        "the request clashes with current state, e.g. the same Idempotency-Key is still being \
+         processed",
+    ),
+    error("insufficient_stock", 409, "not enough units in stock"),
+    error(
+        "pet_not_available",
+        409,
+        "the pet's status is neither `available` nor unset",
+    ),
+    error(
+        "order_already_complete",
+        409,
+        "a completed order cannot be cancelled or reopened",
+    ),
+    error("category_in_use", 409, "pets still belong to the category"),
+    error(
+        "pet_has_open_orders",
+        409,
+        "the pet still has incomplete orders",
+    ),
+    error(
+        "duplicate_name",
+        409,
+        "another category already has this name (case-insensitive)",
+    ),
+    error("gone", 410, "a deprecated operation past its sunset date"),
+    error(
+        "precondition_failed",
+        412,
+        "`If-Match` does not match the current `ETag`",
+    ),
+    error("payload_too_large", 413, "body over 64 KiB"),
+    error(
+        "unsupported_media_type",
+        415,
+        "the body is not `application/json` (or `application/merge-patch+json` on PATCH)",
+    ),
+    error(
+        "validation_failed",
+        422,
+        "missing required field, value out of bounds or outside its enumeration",
+    ),
+    error("unknown_category", 422, "`categoryId` names no category"),
+    error("unknown_pet", 422, "`petId` names no pet"),
+    error(
+        "idempotency_key_reused",
+        422,
+        "the same `Idempotency-Key` was used with another body",
+    ),
+    error(
+        "rate_limited",
+        429,
+        "over the minute or day limit of the plan; see `Retry-After`",
+    ),
+    error(
+        "temporarily_banned",
+        429,
+        "more than 30 rejections in one minute: banned for 15 minutes; see `Retry-After`",
+    ),
+    error("internal", 500, "a bug; the message leaks no internals"),
+    error(
+        "unavailable",
+        503,
+        "the store cannot serve now (e.g. the database stayed busy past its timeout)",
+    ),
+];
+
+/// The status an error code comes with; `None` for a code the table does not list.
+pub fn status_of(code: &str) -> Option<u16> {
+    ERRORS.iter().find(|e| e.code == code).map(|e| e.status)
+}
+
+/// How settled an operation is; anything but `Stable` is sent as `X-Stability`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stability {
+    Stable,
+    Beta,
+    Experimental,
+}
+
+/// One operation of the interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Operation {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub operation_id: &'static str,
+    pub tag: &'static str,
+    /// The least role that may call it; `None`: no key needed.
+    pub role: Option<&'static str>,
+    pub stability: Stability,
+    pub deprecated: bool,
+}
+
+const fn op(
+    method: &'static str,
+    path: &'static str,
+    operation_id: &'static str,
+    tag: &'static str,
+    role: &'static str,
+) -> Operation {
+    Operation {
+        method,
+        path,
+        operation_id,
+        tag,
+        role: Some(role),
+        stability: Stability::Stable,
+        deprecated: false,
+    }
+}
+
+const fn beta(operation: Operation) -> Operation {
+    Operation {
+        stability: Stability::Beta,
+        ..operation
+    }
+}
+
+const fn experimental(operation: Operation) -> Operation {
+    Operation {
+        stability: Stability::Experimental,
+        ..operation
+    }
+}
+
+const fn deprecated(operation: Operation) -> Operation {
+    Operation {
+        deprecated: true,
+        ..operation
+    }
+}
+
+const fn keyless(operation: Operation) -> Operation {
+    Operation {
+        role: None,
+        ..operation
+    }
+}
+
+/// Every operation of the interface, in the route table's order. The router serves exactly
+/// these (tests/api/openapi.rs checks it both ways, and tests/api/roles.rs each role).
+pub const OPERATIONS: &[Operation] = &[
+    op("GET", "/pets", "listPets", "Pets", "readonly"),
+    op("POST", "/pets", "createPet", "Pets", "staff"),
+    deprecated(op("GET", "/pets/{petId}", "getPetById", "Pets", "readonly")),
+    op("PUT", "/pets/{petId}", "replacePet", "Pets", "staff"),
+    op("PATCH", "/pets/{petId}", "updatePet", "Pets", "staff"),
+    op("DELETE", "/pets/{petId}", "deletePet", "Pets", "staff"),
+    op("GET", "/categories", "listCategories", "Pets", "readonly"),
+    op("POST", "/categories", "createCategory", "Pets", "staff"),
+    op(
+        "GET",
+        "/categories/{categoryId}",
+        "getCategory",
+        "Pets",
+        "readonly",
+    ),
+    op(
+        "PUT",
+        "/categories/{categoryId}",
+        "replaceCategory",
+        "Pets",
+        "staff",
+    ),
+    op(
+        "PATCH",
+        "/categories/{categoryId}",
+        "updateCategory",
+        "Pets",
+        "staff",
+    ),
+    op(
+        "DELETE",
+        "/categories/{categoryId}",
+        "deleteCategory",
+        "Pets",
+        "staff",
+    ),
+    op("GET", "/store/orders", "listOrders", "Store", "readonly"),
+    op("POST", "/store/orders", "placeOrder", "Store", "pos"),
+    op(
+        "GET",
+        "/store/orders/{orderId}",
+        "getOrder",
+        "Store",
+        "readonly",
+    ),
+    op(
+        "PATCH",
+        "/store/orders/{orderId}",
+        "updateOrder",
+        "Store",
+        "pos",
+    ),
+    op(
+        "DELETE",
+        "/store/orders/{orderId}",
+        "cancelOrder",
+        "Store",
+        "pos",
+    ),
+    op(
+        "GET",
+        "/store/inventory",
+        "listInventory",
+        "Store",
+        "readonly",
+    ),
+    op(
+        "GET",
+        "/store/inventory/{petId}",
+        "getInventoryItem",
+        "Store",
+        "readonly",
+    ),
+    op(
+        "PUT",
+        "/store/inventory/{petId}",
+        "setInventory",
+        "Store",
+        "staff",
+    ),
+    beta(op(
+        "GET",
+        "/store/inventory/{petId}/adjustments",
+        "listStockChanges",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "POST",
+        "/store/inventory/{petId}/adjustments",
+        "adjustInventory",
+        "Store",
+        "staff",
+    )),
+    beta(op("GET", "/admin/keys", "listKeys", "Admin", "admin")),
+    beta(op("POST", "/admin/keys", "createKey", "Admin", "admin")),
+    beta(op(
+        "PATCH",
+        "/admin/keys/{keyId}",
+        "updateKey",
+        "Admin",
+        "admin",
+    )),
+    beta(op(
+        "DELETE",
+        "/admin/keys/{keyId}",
+        "revokeKey",
+        "Admin",
+        "admin",
+    )),
+    beta(op(
+        "DELETE",
+        "/admin/keys/{keyId}/ban",
+        "liftBan",
+        "Admin",
+        "admin",
+    )),
+    experimental(op("GET", "/events", "streamEvents", "Store", "readonly")),
+    keyless(op("GET", "/health", "health", "Admin", "readonly")),
+];
+
+/// Everything above, as one serializable value.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Facts {
+    pub bounds: Bounds,
+    pub plans: &'static [PlanFact],
+    pub first_admin: PlanFact,
+    pub roles: &'static [RoleFact],
+    pub defaults: Defaults,
+    pub errors: &'static [ErrorFact],
+    pub operations: &'static [Operation],
+}
+
+/// The bounds by the name the document uses for them.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bounds {
+    pub name: Bound,
+    pub description: Bound,
+    pub reason: Bound,
+    pub stock: Bound,
+    pub delta: Bound,
+    pub quantity: Bound,
+    pub limit: Bound,
+    pub limit_default: i64,
+    pub ids: Bound,
+    pub idempotency_key: Bound,
+    pub idempotency_hours: i64,
+    pub per_minute: Bound,
+    pub per_day: Bound,
+    pub body_bytes: Bound,
+}
+
+/// The facts, gathered.
+pub fn facts() -> Facts {
+    Facts {
+        bounds: Bounds {
+            name: NAME,
+            description: DESCRIPTION,
+            reason: REASON,
+            stock: STOCK,
+            delta: DELTA,
+            quantity: QUANTITY,
+            limit: LIMIT,
+            limit_default: LIMIT_DEFAULT,
+            ids: IDS,
+            idempotency_key: IDEMPOTENCY_KEY,
+            idempotency_hours: IDEMPOTENCY_HOURS,
+            per_minute: PER_MINUTE,
+            per_day: PER_DAY,
+            body_bytes: BODY_BYTES,
+        },
+        plans: PLANS,
+        first_admin: PlanFact {
+            name: "enterprise",
+            per_minute: Some(FIRST_ADMIN_PER_MINUTE),
+            per_day: Some(FIRST_ADMIN_PER_DAY),
+        },
+        roles: ROLES,
+        defaults: DEFAULTS,
+        errors: ERRORS,
+        operations: OPERATIONS,
+    }
+}
+
+/// The facts as the JSON committed in `openapi/facts.json` (pretty, with a final newline).
+pub fn facts_json() -> String {
+    let mut json = serde_json::to_string_pretty(&facts()).unwrap_or_default();
+    json.push('\n');
+    json
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::key::Role;
+    use crate::domain::DomainError;
+    use crate::limits::Plan;
+
+    #[test]
+    fn every_code_the_domain_answers_is_in_the_table() {
+        let errors = [
+            DomainError::invalid("name", "x"),
+            DomainError::NotFound { kind: "pet", id: 1 },
+            DomainError::UnknownCategory(1),
+            DomainError::UnknownPet(1),
+            DomainError::InsufficientStock {
+                pet_id: 1,
+                available: 0,
+                requested: 1,
+            },
+            DomainError::PetNotAvailable {
+                pet_id: 1,
+                status: "sold".into(),
+            },
+            DomainError::OrderAlreadyComplete(1),
+            DomainError::CategoryInUse(1),
+            DomainError::PetHasOpenOrders(1),
+            DomainError::DuplicateName("x".into()),
+            DomainError::PreconditionFailed,
+            DomainError::IdempotencyKeyReused,
+            DomainError::IdempotencyInProgress,
+        ];
+        for err in errors {
+            assert!(
+                status_of(err.code()).is_some(),
+                "{} is not listed",
+                err.code()
+            );
+        }
+    }
+
+    #[test]
+    fn codes_are_unique_and_statuses_are_client_or_server_errors() {
+        for (i, e) in ERRORS.iter().enumerate() {
+            assert!((400..600).contains(&e.status), "{}", e.code);
+            assert!(
+                ERRORS[i + 1..].iter().all(|other| other.code != e.code),
+                "{} is listed twice",
+                e.code
+            );
+        }
+    }
+
+    #[test]
+    fn the_roles_and_plans_are_those_the_domain_parses_in_order() {
+        let roles: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+        let listed: Vec<&str> = ROLES.iter().map(|r| r.name).collect();
+        assert_eq!(roles, listed);
+        let plans: Vec<&str> = Plan::ALL.iter().map(|p| p.as_str()).collect();
+        let listed: Vec<&str> = PLANS.iter().map(|p| p.name).collect();
+        assert_eq!(plans, listed);
+    }
+
+    #[test]
+    fn every_operation_names_a_known_role_and_a_unique_id_and_route() {
+        for (i, a) in OPERATIONS.iter().enumerate() {
+            if let Some(role) = a.role {
+                assert!(Role::parse(role).is_some(), "{}", a.operation_id);
+            }
+            for b in &OPERATIONS[i + 1..] {
+                assert_ne!(a.operation_id, b.operation_id);
+                assert!(
+                    (a.method, a.path) != (b.method, b.path),
+                    "{}",
+                    b.operation_id
+                );
+            }
+        }
+    }
+}
