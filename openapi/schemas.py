@@ -16,6 +16,7 @@ from parts import (
     TIMESTAMP,
     described,
     nullable,
+    nullable_ref,
     schema,
 )
 
@@ -28,6 +29,8 @@ SCHEMAS = {
             "inventory reports such a pet as `available`."
         ),
     },
+    "Role": ROLE,
+    "Plan": PLAN,
     "NewPet": {
         "type": "object",
         "description": (
@@ -39,9 +42,8 @@ SCHEMAS = {
         "properties": {
             "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
-            "status": nullable(
-                {"type": "string", "enum": PET_STATUS_VALUES},
-                "A PetStatus value; left out or `null`, the pet has no status.",
+            "status": nullable_ref(
+                "PetStatus", "The pet's status; left out or `null`, the pet has no status."
             ),
         },
         "example": {"name": "Rex", "categoryId": 1, "status": "available"},
@@ -68,10 +70,7 @@ SCHEMAS = {
         "properties": {
             "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
-            "status": nullable(
-                {"type": "string", "enum": PET_STATUS_VALUES},
-                "A PetStatus value, or `null` to clear the status.",
-            ),
+            "status": nullable_ref("PetStatus", "The pet's new status, or `null` to clear it."),
         },
         "example": {"status": "sold"},
     },
@@ -145,6 +144,7 @@ SCHEMAS = {
             "omitted until set. Completing an order sets `shipDate` to the completion "
             "time when it has none."
         ),
+        "required": ["id", "petId", "quantity", "complete"],
         "properties": {
             "id": described(ID, "Unique order identifier."),
             "petId": described(ID, "ID of the animal in this order."),
@@ -338,8 +338,8 @@ SCHEMAS = {
         "properties": {
             "id": described(ID, "Key id."),
             "name": described(NAME, "A name for people, e.g. `till 1`."),
-            "role": ROLE,
-            "plan": PLAN,
+            "role": schema("Role"),
+            "plan": schema("Plan"),
             "perMinute": described(PER_MINUTE, "Requests allowed per UTC minute."),
             "perDay": described(PER_DAY, "Requests allowed per UTC day."),
             "prefix": {"type": "string", "description": "The first characters of the secret."},
@@ -360,8 +360,8 @@ SCHEMAS = {
         "additionalProperties": False,
         "properties": {
             "name": described(NAME, f"1 to {hi('name')} characters after trimming."),
-            "role": ROLE,
-            "plan": PLAN,
+            "role": schema("Role"),
+            "plan": schema("Plan"),
             "perMinute": described(
                 PER_MINUTE, f"Enterprise only: requests per minute, 1 to {hi('perMinute')}."
             ),
@@ -378,8 +378,8 @@ SCHEMAS = {
         "additionalProperties": False,
         "properties": {
             "name": described(NAME, f"1 to {hi('name')} characters after trimming."),
-            "role": ROLE,
-            "plan": PLAN,
+            "role": schema("Role"),
+            "plan": schema("Plan"),
             "perMinute": described(PER_MINUTE, f"Enterprise only: 1 to {hi('perMinute')}."),
             "perDay": described(PER_DAY, f"Enterprise only: 1 to {hi('perDay')}."),
         },
@@ -404,8 +404,8 @@ SCHEMAS = {
         "properties": {
             "id": described(ID, "Key id."),
             "name": described(NAME, "A name for people."),
-            "role": ROLE,
-            "plan": PLAN,
+            "role": schema("Role"),
+            "plan": schema("Plan"),
             "perMinute": described(PER_MINUTE, "Requests allowed per UTC minute."),
             "perDay": described(PER_DAY, "Requests allowed per UTC day."),
             "prefix": {"type": "string", "description": "The first characters of the secret."},
