@@ -95,10 +95,8 @@ fn run_keys(store: &Store, command: KeysCommand, out: &mut impl Write) -> Result
                 per_day,
             })
             .map_err(|e| Error::Settings(e.to_string()))?;
-            let secret = crate::auth::Secret::generate().into_string();
-            let (prefix, hash) = (crate::auth::prefix(&secret), crate::auth::hash(&secret));
-            let key =
-                store.write_blocking(move |tx| store::keys::insert(tx, &new, &prefix, &hash))?;
+            let (secret, call) = crate::app::keys::create(store, new);
+            let key = call.wait()?;
             writeln!(
                 out,
                 "Created key {} \"{}\" ({}, {}).",
@@ -110,7 +108,7 @@ fn run_keys(store: &Store, command: KeysCommand, out: &mut impl Write) -> Result
             writeln!(out, "Secret (shown only now; keep it safe): {secret}")?;
         }
         KeysCommand::List => {
-            let keys = store.read_blocking(store::keys::list)?;
+            let keys = store.keys().list().wait()?;
             writeln!(
                 out,
                 "{:>4}  {:<24} {:<9} {:<11} {:<20} {:<13} {:<21} state",
@@ -137,7 +135,7 @@ fn run_keys(store: &Store, command: KeysCommand, out: &mut impl Write) -> Result
             }
         }
         KeysCommand::Revoke { id } => {
-            let key = store.write_blocking(move |tx| store::keys::revoke(tx, id))?;
+            let key = store.keys().revoke(id).wait()?;
             writeln!(out, "Revoked key {} \"{}\".", key.id, key.name)?;
         }
     }

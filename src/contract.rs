@@ -557,6 +557,7 @@ mod tests {
             DomainError::PreconditionFailed,
             DomainError::IdempotencyKeyReused,
             DomainError::IdempotencyInProgress,
+            DomainError::Conflict("x".into()),
         ];
         for err in errors {
             assert!(

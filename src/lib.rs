@@ -3,12 +3,14 @@
 //! A short tour:
 //! - [`domain`]: the records (pets, categories, orders, stock), their validation and the
 //!   transition rules. No HTTP, no SQL.
-//! - [`store`]: SQLite through one writer thread with group commit and a few readers.
+//! - [`store`]: the shop's operations in its own words (`store.orders().place(..)`), over
+//!   SQLite through one writer thread with group commit and a few readers.
 //! - [`auth`] and [`limits`]: who is calling, and how much they may call.
 //! - `api`: the HTTP interface, the staff UI and the docs, served by [`serve`].
 //! - [`contract`]: the interface's facts as data (bounds, plans, roles, error codes, the
 //!   operation table), read by the server and by the OpenAPI generator.
-//! - [`App`]: the store, keys and limiter together, shared by every listener.
+//! - [`App`]: wires the store, the keys, usage and limits, idempotency and maintenance
+//!   together, shared by every listener.
 //!
 //! Embedding the server (as the desktop shell does):
 //! ```no_run

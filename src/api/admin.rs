@@ -15,7 +15,6 @@ use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, NewKeyInput};
 use crate::domain::query::{Page, Paged};
 use crate::domain::time;
 use crate::limits::{Subject, WindowStatus};
-use crate::store::keys;
 
 /// A key as admin listings show it: never its secret.
 #[derive(Serialize)]
@@ -108,7 +107,7 @@ pub async fn list(
     uri: Uri,
     Query(page): Query<Page>,
 ) -> Result<Response> {
-    let all = s.app.store().read(keys::list).await?;
+    let all = s.app.store().keys().list().await?;
     let total = all.len() as i64;
     let items: Vec<KeyView> = all
         .into_iter()
@@ -125,7 +124,7 @@ pub async fn create(
     body: JsonBody<NewKeyInput>,
 ) -> Result<Response> {
     let new = NewKey::try_from(body.value)?;
-    let (record, secret) = s.app.create_key(new).await?;
+    let (record, secret) = s.app.keys().create(new).await?;
     let id = record.id;
     let created = CreatedKey {
         key: view(&s.app, record),
@@ -140,28 +139,17 @@ pub async fn update(
     Id(id): Id,
     body: JsonBody<KeyPatchInput>,
 ) -> Result<Response> {
-    let patch = body.value;
-    let record = s
-        .app
-        .store()
-        .write(move |tx| {
-            let current = keys::require(tx, id)?;
-            let new = patch.apply(&current)?;
-            keys::update(tx, id, &new)
-        })
-        .await?;
-    s.app.reload_keys().await?;
+    let record = s.app.keys().update(id, body.value).await?;
     Ok(respond::record(&view(&s.app, record)))
 }
 
 pub async fn revoke(_: Auth<Admin>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
-    s.app.store().write(move |tx| keys::revoke(tx, id)).await?;
-    s.app.reload_keys().await?;
+    s.app.keys().revoke(id).await?;
     Ok(respond::no_content())
 }
 
 pub async fn lift_ban(_: Auth<Admin>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
-    s.app.store().read(move |c| keys::require(c, id)).await?;
+    s.app.store().keys().get(id).await?;
     s.app.limiter().lift_ban(&Subject::Key(id));
     Ok(respond::no_content())
 }

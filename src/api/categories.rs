@@ -11,7 +11,6 @@ use super::respond;
 use super::state::AppState;
 use crate::domain::category::{CategoryInput, CategoryPatch, CategoryPatchInput, NewCategory};
 use crate::domain::query::CategoryQuery;
-use crate::store::categories;
 
 pub async fn list(
     _: Auth<Readonly>,
@@ -20,11 +19,7 @@ pub async fn list(
     Query(query): Query<CategoryQuery>,
 ) -> Result<Response> {
     let page = query.page;
-    let list = s
-        .app
-        .store()
-        .read(move |c| categories::list(c, &query))
-        .await?;
+    let list = s.app.store().categories().list(query).await?;
     Ok(respond::page(&uri, page, &list))
 }
 
@@ -34,11 +29,7 @@ pub async fn create(
     body: JsonBody<CategoryInput>,
 ) -> Result<Response> {
     let new = NewCategory::try_from(body.value)?;
-    let category = s
-        .app
-        .store()
-        .write(move |tx| categories::create(tx, new))
-        .await?;
+    let category = s.app.store().categories().create(new).await?;
     Ok(respond::created(
         format!("/categories/{}", category.id),
         &category,
@@ -46,11 +37,7 @@ pub async fn create(
 }
 
 pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
-    let category = s
-        .app
-        .store()
-        .read(move |c| categories::require(c, id))
-        .await?;
+    let category = s.app.store().categories().get(id).await?;
     Ok(respond::record(&category))
 }
 
@@ -58,15 +45,11 @@ pub async fn replace(
     _: Auth<Staff>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
     body: JsonBody<CategoryInput>,
 ) -> Result<Response> {
     let new = NewCategory::try_from(body.value)?;
-    let category = s
-        .app
-        .store()
-        .write(move |tx| categories::replace(tx, id, new, if_match.as_deref()))
-        .await?;
+    let category = s.app.store().categories().replace(id, new, pre).await?;
     Ok(respond::record(&category))
 }
 
@@ -74,15 +57,11 @@ pub async fn patch(
     _: Auth<Staff>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
     body: JsonBody<CategoryPatchInput>,
 ) -> Result<Response> {
     let patch = CategoryPatch::try_from(body.value)?;
-    let category = s
-        .app
-        .store()
-        .write(move |tx| categories::patch(tx, id, patch, if_match.as_deref()))
-        .await?;
+    let category = s.app.store().categories().patch(id, patch, pre).await?;
     Ok(respond::record(&category))
 }
 
@@ -90,11 +69,8 @@ pub async fn delete(
     _: Auth<Staff>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
 ) -> Result<Response> {
-    s.app
-        .store()
-        .write(move |tx| categories::delete(tx, id, if_match.as_deref()))
-        .await?;
+    s.app.store().categories().delete(id, pre).await?;
     Ok(respond::no_content())
 }

@@ -24,7 +24,7 @@ use super::extract::{Auth, Readonly};
 use super::query::{NoParams, Query};
 use super::state::AppState;
 use crate::domain::event::Event;
-use crate::store::{self, Store};
+use crate::store::Store;
 
 /// How often an idle stream sends a heartbeat comment.
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
@@ -70,7 +70,7 @@ pub async fn stream(
     let live = s.app.store().subscribe();
     let last_id = match resume_from {
         Some(id) => id,
-        None => s.app.store().read(store::events::last_id).await?,
+        None => s.app.store().events().last_id().await?,
     };
     let feed = Feed {
         store: s.app.store().clone(),
@@ -130,11 +130,7 @@ impl Feed {
             }
             if !self.caught_up {
                 let from = self.last_id;
-                let missed = self
-                    .store
-                    .read(move |c| store::events::since(c, from, CATCH_UP_BATCH))
-                    .await
-                    .ok()?;
+                let missed = self.store.events().since(from, CATCH_UP_BATCH).await.ok()?;
                 self.caught_up = (missed.len() as i64) < CATCH_UP_BATCH;
                 self.backlog.extend(missed);
                 continue;

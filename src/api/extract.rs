@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 use super::error::ApiError;
 use crate::auth::Caller;
 use crate::domain::key::Role;
+use crate::domain::Precondition;
 
 /// Largest request body accepted.
 pub const BODY_LIMIT: usize = crate::contract::BODY_BYTES.max_usize();
@@ -150,18 +151,22 @@ impl<S: Send + Sync, R: RoleMarker> FromRequestParts<S> for Auth<R> {
     }
 }
 
-/// The `If-Match` header, if any.
-pub struct IfMatch(pub Option<String>);
+/// The `If-Match` header, parsed into the condition the store checks a change against.
+pub struct IfMatch(pub Precondition);
 
 impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
         match parts.headers.get(header::IF_MATCH) {
-            None => Ok(Self(None)),
+            None => Ok(Self(Precondition::None)),
             Some(value) => value
                 .to_str()
-                .map(|v| Self(Some(v.to_owned())))
+                .map(|v| {
+                    Self(Precondition::OneOf(
+                        v.split(',').map(|tag| tag.trim().to_owned()).collect(),
+                    ))
+                })
                 .map_err(|_| ApiError::bad_request("If-Match must be visible ASCII")),
         }
     }

@@ -8,13 +8,8 @@ use super::error::ApiError;
 use super::state::AppState;
 
 pub async fn health(State(s): State<AppState>) -> Response {
-    match s
-        .app
-        .store()
-        .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?))
-        .await
-    {
-        Ok(_) => (
+    match s.app.store().ping().await {
+        Ok(()) => (
             StatusCode::OK,
             axum::Json(serde_json::json!({ "status": "ok" })),
         )

@@ -1,61 +1,35 @@
 //! Running a write under an `Idempotency-Key`: a repeat while the first is still being
 //! processed is 409 `conflict`; otherwise the store replays or acts (see
-//! [`crate::store::idempotency`]).
+//! [`crate::store::Call::once`]).
 
 use serde::Serialize;
 
 use super::error::Result;
 use super::state::AppState;
-use crate::app::App;
 use crate::auth::Caller;
-use crate::domain::DomainError;
-use crate::store::idempotency::{self, Answer, Scope};
-use crate::store::{self as store, Tx};
+use crate::domain::idempotency::{Answer, Scope};
+use crate::store::Call;
 
-/// Ends the in-flight mark however the request ends (answered, failed or dropped).
-struct InFlight<'a> {
-    app: &'a App,
-    scope: Scope,
-}
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        self.app.end_idempotent(&self.scope);
-    }
-}
-
-/// Runs `act` once for `key` (if the client sent one), answering `status` when it acts.
-pub async fn run<T, F>(
+/// Runs the write `call` once for `key` (if the client sent one).
+pub async fn run<T>(
     s: &AppState,
     caller: &Caller,
     key: Option<String>,
     request_hash: String,
-    status: u16,
-    act: F,
+    call: Call<'_, T>,
 ) -> Result<Answer<T>>
 where
     T: Serialize + Send + 'static,
-    F: FnOnce(&mut Tx<'_>) -> store::Result<T> + Send + 'static,
 {
     let scope = key.map(|key| Scope {
         key_id: caller.key_id,
         key,
         request_hash,
     });
-    let _guard = match &scope {
-        Some(scope) if !s.app.begin_idempotent(scope) => {
-            return Err(DomainError::IdempotencyInProgress.into());
-        }
-        Some(scope) => Some(InFlight {
-            app: &s.app,
-            scope: scope.clone(),
-        }),
+    // Held until the answer is in (or the request is dropped): a repeat meanwhile is refused.
+    let _in_flight = match &scope {
+        Some(scope) => Some(s.app.idempotency().begin(scope)?),
         None => None,
     };
-    let answer = s
-        .app
-        .store()
-        .write(move |tx| idempotency::once(tx, scope.as_ref(), status, act))
-        .await?;
-    Ok(answer)
+    Ok(call.once(scope).await?)
 }

@@ -10,12 +10,11 @@ use super::idempotent;
 use super::query::Query;
 use super::respond;
 use super::state::AppState;
+use crate::domain::idempotency::Answer;
 use crate::domain::inventory::{
     Adjustment, AdjustmentInput, InventoryUpdate, InventoryUpdateInput,
 };
 use crate::domain::query::{InventoryQuery, Page};
-use crate::store::idempotency::Answer;
-use crate::store::inventory;
 
 pub async fn list(
     _: Auth<Readonly>,
@@ -24,20 +23,12 @@ pub async fn list(
     Query(query): Query<InventoryQuery>,
 ) -> Result<Response> {
     let page = query.page;
-    let list = s
-        .app
-        .store()
-        .read(move |c| inventory::list(c, &query))
-        .await?;
+    let list = s.app.store().inventory().list(query).await?;
     Ok(respond::page(&uri, page, &list))
 }
 
 pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(pet_id): Id) -> Result<Response> {
-    let item = s
-        .app
-        .store()
-        .read(move |c| inventory::require(c, pet_id))
-        .await?;
+    let item = s.app.store().inventory().get(pet_id).await?;
     Ok(respond::record(&item))
 }
 
@@ -45,15 +36,16 @@ pub async fn set(
     auth: Auth<Staff>,
     State(s): State<AppState>,
     Id(pet_id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
     body: JsonBody<InventoryUpdateInput>,
 ) -> Result<Response> {
     let update = InventoryUpdate::try_from(body.value)?;
-    let name = auth.key_name();
+    let by = auth.key_name();
     let item = s
         .app
         .store()
-        .write(move |tx| inventory::set(tx, pet_id, update, name.as_deref(), if_match.as_deref()))
+        .inventory()
+        .set(pet_id, update, by, pre)
         .await?;
     Ok(respond::record(&item))
 }
@@ -66,16 +58,14 @@ pub async fn adjust(
     body: JsonBody<AdjustmentInput>,
 ) -> Result<Response> {
     let adjustment = Adjustment::try_from(body.value)?;
-    let name = auth.key_name();
+    let by = auth.key_name();
     // The pet is part of what is replayed: the same key and body for another pet is another request.
     let hash = format!("{pet_id}:{}", body.canonical_hash);
-    let answer = idempotent::run(&s, &auth.caller, key, hash, 200, move |tx| {
-        inventory::adjust(tx, pet_id, adjustment, name.as_deref())
-    })
-    .await?;
+    let call = s.app.store().inventory().adjust(pet_id, adjustment, by);
+    let answer = idempotent::run(&s, &auth.caller, key, hash, call).await?;
     Ok(match answer {
         Answer::Fresh(item) => respond::record(&item),
-        Answer::Replayed { status, body } => respond::replayed(status, body, |_| None),
+        Answer::Replayed(body) => respond::replayed(200, body, |_| None),
     })
 }
 
@@ -86,10 +76,6 @@ pub async fn history(
     Id(pet_id): Id,
     Query(page): Query<Page>,
 ) -> Result<Response> {
-    let list = s
-        .app
-        .store()
-        .read(move |c| inventory::history(c, pet_id, page))
-        .await?;
+    let list = s.app.store().inventory().history(pet_id, page).await?;
     Ok(respond::page(&uri, page, &list))
 }

@@ -1,6 +1,7 @@
 //! HTTP only: the route table, one file per resource, the extractors and the middleware.
-//! Handlers parse, make one store call and shape the answer; the rules are in `domain`,
-//! the SQL in `store`.
+//! Handlers parse (bodies into domain values, `If-Match` into a `Precondition`), make one
+//! named store call (`s.app.store().pets().create(new)`) and shape the answer; the rules
+//! are in `domain`, the SQL in `store`, and HTTP stops here.
 
 mod admin;
 mod categories;

@@ -10,10 +10,9 @@ use super::idempotent;
 use super::query::Query;
 use super::respond;
 use super::state::AppState;
+use crate::domain::idempotency::Answer;
 use crate::domain::order::{NewOrder, OrderInput, OrderPatch, OrderPatchInput};
 use crate::domain::query::OrderQuery;
-use crate::store::idempotency::Answer;
-use crate::store::orders;
 
 fn location(id: i64) -> String {
     format!("/store/orders/{id}")
@@ -26,7 +25,7 @@ pub async fn list(
     Query(query): Query<OrderQuery>,
 ) -> Result<Response> {
     let page = query.page;
-    let list = s.app.store().read(move |c| orders::list(c, &query)).await?;
+    let list = s.app.store().orders().list(query).await?;
     Ok(respond::page(&uri, page, &list))
 }
 
@@ -37,14 +36,11 @@ pub async fn place(
     body: JsonBody<OrderInput>,
 ) -> Result<Response> {
     let new = NewOrder::try_from(body.value)?;
-    let name = auth.key_name();
-    let answer = idempotent::run(&s, &auth.caller, key, body.canonical_hash, 201, move |tx| {
-        orders::place(tx, new, name.as_deref())
-    })
-    .await?;
+    let call = s.app.store().orders().place(new, auth.key_name());
+    let answer = idempotent::run(&s, &auth.caller, key, body.canonical_hash, call).await?;
     Ok(match answer {
         Answer::Fresh(order) => respond::created(location(order.id), &order),
-        Answer::Replayed { status, body } => respond::replayed(status, body, |v| {
+        Answer::Replayed(body) => respond::replayed(201, body, |v| {
             v.get("id")
                 .and_then(serde_json::Value::as_i64)
                 .map(location)
@@ -53,7 +49,7 @@ pub async fn place(
 }
 
 pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
-    let order = s.app.store().read(move |c| orders::require(c, id)).await?;
+    let order = s.app.store().orders().get(id).await?;
     Ok(respond::record(&order))
 }
 
@@ -61,15 +57,11 @@ pub async fn patch(
     _: Auth<Pos>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
     body: JsonBody<OrderPatchInput>,
 ) -> Result<Response> {
     let patch = OrderPatch::try_from(body.value)?;
-    let order = s
-        .app
-        .store()
-        .write(move |tx| orders::update(tx, id, patch, if_match.as_deref()))
-        .await?;
+    let order = s.app.store().orders().update(id, patch, pre).await?;
     Ok(respond::record(&order))
 }
 
@@ -77,12 +69,12 @@ pub async fn cancel(
     auth: Auth<Pos>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
 ) -> Result<Response> {
-    let name = auth.key_name();
     s.app
         .store()
-        .write(move |tx| orders::cancel(tx, id, if_match.as_deref(), name.as_deref()))
+        .orders()
+        .cancel(id, pre, auth.key_name())
         .await?;
     Ok(respond::no_content())
 }

@@ -11,7 +11,6 @@ use super::respond;
 use super::state::AppState;
 use crate::domain::pet::{NewPet, PetInput, PetPatch, PetPatchInput};
 use crate::domain::query::PetQuery;
-use crate::store::pets;
 
 /// When `GET /pets/{petId}` was deprecated (RFC 9745: `@` and Unix seconds): 2026-01-01.
 const DEPRECATED_SINCE: &str = "@1767225600";
@@ -23,7 +22,7 @@ pub async fn list(
     Query(query): Query<PetQuery>,
 ) -> Result<Response> {
     let page = query.page;
-    let list = s.app.store().read(move |c| pets::list(c, &query)).await?;
+    let list = s.app.store().pets().list(query).await?;
     Ok(respond::page(&uri, page, &list))
 }
 
@@ -33,7 +32,7 @@ pub async fn create(
     body: JsonBody<PetInput>,
 ) -> Result<Response> {
     let new = NewPet::try_from(body.value)?;
-    let pet = s.app.store().write(move |tx| pets::create(tx, new)).await?;
+    let pet = s.app.store().pets().create(new).await?;
     Ok(respond::created(format!("/pets/{}", pet.id), &pet))
 }
 
@@ -50,7 +49,7 @@ pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Re
         )
         .into_response()
     } else {
-        match s.app.store().read(move |c| pets::require(c, id)).await {
+        match s.app.store().pets().get(id).await {
             Ok(pet) => respond::record(&pet),
             Err(err) => ApiError::from(err).into_response(),
         }
@@ -75,15 +74,11 @@ pub async fn replace(
     _: Auth<Staff>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
     body: JsonBody<PetInput>,
 ) -> Result<Response> {
     let new = NewPet::try_from(body.value)?;
-    let pet = s
-        .app
-        .store()
-        .write(move |tx| pets::replace(tx, id, new, if_match.as_deref()))
-        .await?;
+    let pet = s.app.store().pets().replace(id, new, pre).await?;
     Ok(respond::record(&pet))
 }
 
@@ -91,15 +86,11 @@ pub async fn patch(
     _: Auth<Staff>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
     body: JsonBody<PetPatchInput>,
 ) -> Result<Response> {
     let patch = PetPatch::try_from(body.value)?;
-    let pet = s
-        .app
-        .store()
-        .write(move |tx| pets::patch(tx, id, patch, if_match.as_deref()))
-        .await?;
+    let pet = s.app.store().pets().patch(id, patch, pre).await?;
     Ok(respond::record(&pet))
 }
 
@@ -107,11 +98,8 @@ pub async fn delete(
     _: Auth<Staff>,
     State(s): State<AppState>,
     Id(id): Id,
-    IfMatch(if_match): IfMatch,
+    IfMatch(pre): IfMatch,
 ) -> Result<Response> {
-    s.app
-        .store()
-        .write(move |tx| pets::delete(tx, id, if_match.as_deref()))
-        .await?;
+    s.app.store().pets().delete(id, pre).await?;
     Ok(respond::no_content())
 }

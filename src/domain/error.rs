@@ -35,6 +35,9 @@ pub enum DomainError {
     IdempotencyKeyReused,
     #[error("a request with this Idempotency-Key is still being processed")]
     IdempotencyInProgress,
+    /// A change that clashed with another made at the same moment.
+    #[error("{0}")]
+    Conflict(String),
 }
 
 impl DomainError {
@@ -61,7 +64,7 @@ impl DomainError {
             Self::DuplicateName(_) => "duplicate_name",
             Self::PreconditionFailed => "precondition_failed",
             Self::IdempotencyKeyReused => "idempotency_key_reused",
-            Self::IdempotencyInProgress => "conflict",
+            Self::IdempotencyInProgress | Self::Conflict(_) => "conflict",
         }
     }
 }

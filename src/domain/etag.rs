@@ -14,21 +14,33 @@ pub fn of_bytes(json: &[u8]) -> String {
     format!("\"{}\"", hex::encode(&digest[..12]))
 }
 
-/// Whether an `If-Match` header value accepts the current tag (strong comparison).
-pub fn matches(if_match: &str, current: &str) -> bool {
-    if_match
-        .split(',')
-        .map(str::trim)
-        .any(|tag| tag == "*" || tag == current)
+/// The condition a change is made under: none, or "only if the record's tag is one of
+/// these" (`*` accepts any record that exists). The API parses it from `If-Match`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Precondition {
+    /// No condition: the change applies to the record as it is.
+    #[default]
+    None,
+    /// The change applies only while the record's tag is one of these.
+    OneOf(Vec<String>),
 }
 
-/// Refuses a change when the client's `If-Match` does not accept the record as it is now.
-pub fn check<T: Serialize>(if_match: Option<&str>, current: &T) -> Result<(), super::DomainError> {
-    match if_match {
-        Some(header) if !matches(header, &of(current)) => {
-            Err(super::DomainError::PreconditionFailed)
+impl Precondition {
+    /// Whether a record whose tag is `current` may be changed.
+    pub fn accepts(&self, current: &str) -> bool {
+        match self {
+            Self::None => true,
+            Self::OneOf(tags) => tags.iter().any(|tag| tag == "*" || tag == current),
         }
-        _ => Ok(()),
+    }
+
+    /// Refuses a change when the record as it is now does not meet the condition.
+    pub fn check<T: Serialize>(&self, current: &T) -> Result<(), super::DomainError> {
+        match self {
+            Self::None => Ok(()),
+            Self::OneOf(_) if self.accepts(&of(current)) => Ok(()),
+            Self::OneOf(_) => Err(super::DomainError::PreconditionFailed),
+        }
     }
 }
 
@@ -40,11 +52,14 @@ mod tests {
     fn tags_change_with_the_record_and_match_exactly() {
         let a = of(&serde_json::json!({"id": 1, "name": "Rex"}));
         let b = of(&serde_json::json!({"id": 1, "name": "Max"}));
+        let one_of =
+            |tags: &[&str]| Precondition::OneOf(tags.iter().map(|t| t.to_string()).collect());
         assert_ne!(a, b);
-        assert!(matches(&a, &a));
-        assert!(matches(&format!("\"zzz\", {a}"), &a));
-        assert!(matches("*", &a));
-        assert!(!matches(&b, &a));
-        assert!(!matches(&format!("W/{a}"), &a));
+        assert!(Precondition::None.accepts(&a));
+        assert!(one_of(&[&a]).accepts(&a));
+        assert!(one_of(&["\"zzz\"", &a]).accepts(&a));
+        assert!(one_of(&["*"]).accepts(&a));
+        assert!(!one_of(&[&b]).accepts(&a));
+        assert!(!one_of(&[&format!("W/{a}")]).accepts(&a));
     }
 }

@@ -9,6 +9,7 @@ pub mod category;
 pub mod error;
 pub mod etag;
 pub mod event;
+pub mod idempotency;
 pub mod inventory;
 pub mod key;
 pub mod order;
@@ -18,6 +19,7 @@ pub mod text;
 pub mod time;
 
 pub use error::DomainError;
+pub use etag::Precondition;
 
 /// Deserializes a field that may be absent, `null`, or a value: the three cases of a
 /// merge patch (RFC 7396). Absent is `None`, `null` is `Some(None)`.

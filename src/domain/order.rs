@@ -140,15 +140,21 @@ pub fn place(
         });
     }
     let stock_after = stock - quantity;
-    let status_after = if stock_after == 0 {
-        Some(PetStatus::Pending)
-    } else {
-        status
-    };
+    let status_after = status_after_placing(status, stock_after);
     Ok(Placement {
         stock_after,
         status_after,
     })
+}
+
+/// The pet's status once an order has left `stock_after` units: `pending` when the last
+/// unit went (rule 2), unchanged otherwise.
+pub fn status_after_placing(status: Option<PetStatus>, stock_after: i64) -> Option<PetStatus> {
+    if stock_after == 0 {
+        Some(PetStatus::Pending)
+    } else {
+        status
+    }
 }
 
 /// What a change to an order does.

@@ -4,10 +4,10 @@ use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::sql::{self, contains_pattern, Filter};
-use super::{Result, Tx};
+use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::category::{Category, CategoryPatch, NewCategory};
 use crate::domain::query::{CategoryQuery, Paged};
-use crate::domain::{etag, text, DomainError};
+use crate::domain::{text, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, description";
 
@@ -19,14 +19,14 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Category> {
     })
 }
 
-pub fn get(conn: &Connection, id: i64) -> Result<Option<Category>> {
+fn get(conn: &Connection, id: i64) -> Result<Option<Category>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM categories WHERE id = ?1"))?
         .query_row([id], from_row)
         .optional()?)
 }
 
-pub fn require(conn: &Connection, id: i64) -> Result<Category> {
+fn require(conn: &Connection, id: i64) -> Result<Category> {
     get(conn, id)?.ok_or(
         DomainError::NotFound {
             kind: "category",
@@ -37,7 +37,7 @@ pub fn require(conn: &Connection, id: i64) -> Result<Category> {
 }
 
 /// Refuses a pet's `categoryId` that names no category.
-pub fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
+pub(super) fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
     let exists = conn
         .prepare_cached("SELECT 1 FROM categories WHERE id = ?1")?
         .exists([id])?;
@@ -48,7 +48,7 @@ pub fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
     }
 }
 
-pub fn list(conn: &Connection, query: &CategoryQuery) -> Result<Paged<Category>> {
+fn list(conn: &Connection, query: &CategoryQuery) -> Result<Paged<Category>> {
     let mut filter = Filter::default();
     if let Some(q) = &query.q {
         filter.and(
@@ -76,10 +76,14 @@ fn ensure_unique(conn: &Connection, name: &str, except: Option<i64>) -> Result<(
     }
 }
 
-pub fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
+fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
     ensure_unique(tx, &new.name, None)?;
-    tx.prepare_cached("INSERT INTO categories (name, name_fold, description) VALUES (?1, ?2, ?3)")?
-        .execute(params![new.name, text::fold(&new.name), new.description])?;
+    let inserted = tx
+        .prepare_cached(
+            "INSERT INTO categories (name, name_fold, description) VALUES (?1, ?2, ?3)",
+        )?
+        .execute(params![new.name, text::fold(&new.name), new.description]);
+    on_unique(inserted, || DomainError::DuplicateName(new.name.clone()))?;
     let category = Category {
         id: tx.last_insert_rowid(),
         name: new.name,
@@ -89,25 +93,15 @@ pub fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
     Ok(category)
 }
 
-pub fn replace(
-    tx: &mut Tx<'_>,
-    id: i64,
-    new: NewCategory,
-    if_match: Option<&str>,
-) -> Result<Category> {
+fn replace(tx: &mut Tx<'_>, id: i64, new: NewCategory, pre: &Precondition) -> Result<Category> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     write(tx, current, new)
 }
 
-pub fn patch(
-    tx: &mut Tx<'_>,
-    id: i64,
-    patch: CategoryPatch,
-    if_match: Option<&str>,
-) -> Result<Category> {
+fn patch(tx: &mut Tx<'_>, id: i64, patch: CategoryPatch, pre: &Precondition) -> Result<Category> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     let new = patch.apply(&current);
     write(tx, current, new)
 }
@@ -120,24 +114,28 @@ fn write(tx: &mut Tx<'_>, current: Category, new: NewCategory) -> Result<Categor
         description: new.description,
     };
     if category != current {
-        tx.prepare_cached(
-            "UPDATE categories SET name = ?2, name_fold = ?3, description = ?4 WHERE id = ?1",
-        )?
-        .execute(params![
-            category.id,
-            category.name,
-            text::fold(&category.name),
-            category.description
-        ])?;
+        let updated = tx
+            .prepare_cached(
+                "UPDATE categories SET name = ?2, name_fold = ?3, description = ?4 WHERE id = ?1",
+            )?
+            .execute(params![
+                category.id,
+                category.name,
+                text::fold(&category.name),
+                category.description
+            ]);
+        on_unique(updated, || {
+            DomainError::DuplicateName(category.name.clone())
+        })?;
         tx.emit("category.updated", &category)?;
     }
     Ok(category)
 }
 
 /// Deletes a category; refused while pets belong to it.
-pub fn delete(tx: &mut Tx<'_>, id: i64, if_match: Option<&str>) -> Result<()> {
+fn delete(tx: &mut Tx<'_>, id: i64, pre: &Precondition) -> Result<()> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     let in_use = tx
         .prepare_cached("SELECT 1 FROM pets WHERE category_id = ?1 LIMIT 1")?
         .exists([id])?;
@@ -147,4 +145,39 @@ pub fn delete(tx: &mut Tx<'_>, id: i64, if_match: Option<&str>) -> Result<()> {
     tx.prepare_cached("DELETE FROM categories WHERE id = ?1")?
         .execute([id])?;
     tx.emit("category.deleted", &serde_json::json!({ "id": id }))
+}
+
+/// The kinds of animal: `store.categories()`.
+pub struct Categories<'s>(pub(super) &'s Store);
+
+impl<'s> Categories<'s> {
+    /// One page of categories matching `query`.
+    pub fn list(&self, query: CategoryQuery) -> Call<'s, Paged<Category>> {
+        Call::read(self.0, move |c| list(c, &query))
+    }
+
+    /// The category, or `not_found`.
+    pub fn get(&self, id: i64) -> Call<'s, Category> {
+        Call::read(self.0, move |c| require(c, id))
+    }
+
+    /// Creates a category; its name must be new (compared case-insensitively).
+    pub fn create(&self, new: NewCategory) -> Call<'s, Category> {
+        Call::write(self.0, move |tx| create(tx, new))
+    }
+
+    /// Replaces a category's fields.
+    pub fn replace(&self, id: i64, new: NewCategory, pre: Precondition) -> Call<'s, Category> {
+        Call::write(self.0, move |tx| replace(tx, id, new, &pre))
+    }
+
+    /// Applies a merge patch to a category.
+    pub fn patch(&self, id: i64, patch: CategoryPatch, pre: Precondition) -> Call<'s, Category> {
+        Call::write(self.0, move |tx| self::patch(tx, id, patch, &pre))
+    }
+
+    /// Deletes a category; refused while pets belong to it.
+    pub fn delete(&self, id: i64, pre: Precondition) -> Call<'s, ()> {
+        Call::write(self.0, move |tx| delete(tx, id, &pre))
+    }
 }

@@ -2,7 +2,7 @@
 
 use rusqlite::{params, Connection};
 
-use super::{Result, Tx};
+use super::{Call, Result, Store, Tx};
 use crate::domain::event::Event;
 
 /// How long events are kept for resuming, in hours.
@@ -11,7 +11,7 @@ pub const KEEP_HOURS: i64 = 24;
 pub const KEEP_MAX: i64 = 100_000;
 
 /// Events after `last_id`, oldest first, at most `limit`.
-pub fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<Event>> {
+fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<Event>> {
     let rows = conn
         .prepare_cached("SELECT id, type, at, data FROM events WHERE id > ?1 ORDER BY id LIMIT ?2")?
         .query_map(params![last_id, limit], |row| {
@@ -28,7 +28,7 @@ pub fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<Event>> 
 }
 
 /// The newest event's id (0 when there is none).
-pub fn last_id(conn: &Connection) -> Result<i64> {
+fn last_id(conn: &Connection) -> Result<i64> {
     Ok(
         conn.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |row| {
             row.get(0)
@@ -37,7 +37,7 @@ pub fn last_id(conn: &Connection) -> Result<i64> {
 }
 
 /// Drops events older than [`KEEP_HOURS`] and beyond the newest [`KEEP_MAX`].
-pub fn prune(tx: &Tx<'_>) -> Result<usize> {
+pub(super) fn prune(tx: &Tx<'_>) -> Result<usize> {
     let cutoff =
         crate::domain::time::format(chrono::Utc::now() - chrono::Duration::hours(KEEP_HOURS));
     let by_age = tx.execute("DELETE FROM events WHERE at < ?1", [cutoff])?;
@@ -46,4 +46,19 @@ pub fn prune(tx: &Tx<'_>) -> Result<usize> {
         [KEEP_MAX],
     )?;
     Ok(by_age + by_count)
+}
+
+/// The change events kept for resuming subscribers: `store.events()`.
+pub struct Events<'s>(pub(super) &'s Store);
+
+impl<'s> Events<'s> {
+    /// Events after `last_id`, oldest first, at most `limit`.
+    pub fn since(&self, last_id: i64, limit: i64) -> Call<'s, Vec<Event>> {
+        Call::read(self.0, move |c| since(c, last_id, limit))
+    }
+
+    /// The newest event's id (0 when there is none).
+    pub fn last_id(&self) -> Call<'s, i64> {
+        Call::read(self.0, last_id)
+    }
 }

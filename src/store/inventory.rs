@@ -5,13 +5,13 @@ use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::sql::{self, Filter};
-use super::{pets, Result, Tx};
+use super::{pets, Call, Result, Store, StoreError, Tx};
 use crate::domain::inventory::{
-    self, Adjustment, InventoryItem, InventoryUpdate, Source, StockChange,
+    self, Adjustment, InventoryItem, InventoryUpdate, Source, StockChange, STOCK_MAX,
 };
 use crate::domain::pet::PetStatus;
 use crate::domain::query::{InventoryQuery, Page, Paged};
-use crate::domain::{etag, time, DomainError};
+use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str = "i.pet_id, i.quantity, p.status";
 const FROM: &str = "inventory i JOIN pets p ON p.id = i.pet_id";
@@ -25,7 +25,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<InventoryItem> {
     ))
 }
 
-pub fn get(conn: &Connection, pet_id: i64) -> Result<Option<InventoryItem>> {
+fn get(conn: &Connection, pet_id: i64) -> Result<Option<InventoryItem>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM {FROM} WHERE i.pet_id = ?1"))?
         .query_row([pet_id], from_row)
@@ -33,7 +33,7 @@ pub fn get(conn: &Connection, pet_id: i64) -> Result<Option<InventoryItem>> {
 }
 
 /// The pet's stock, or `not_found` when there is no such pet.
-pub fn require(conn: &Connection, pet_id: i64) -> Result<InventoryItem> {
+pub(super) fn require(conn: &Connection, pet_id: i64) -> Result<InventoryItem> {
     get(conn, pet_id)?.ok_or(
         DomainError::NotFound {
             kind: "pet",
@@ -43,7 +43,7 @@ pub fn require(conn: &Connection, pet_id: i64) -> Result<InventoryItem> {
     )
 }
 
-pub fn list(conn: &Connection, query: &InventoryQuery) -> Result<Paged<InventoryItem>> {
+fn list(conn: &Connection, query: &InventoryQuery) -> Result<Paged<InventoryItem>> {
     let mut filter = Filter::default();
     if !query.statuses.is_empty() {
         let values: Vec<Value> = query
@@ -87,7 +87,7 @@ fn change_from_row(row: &Row<'_>) -> rusqlite::Result<StockChange> {
 }
 
 /// A pet's stock history, newest first.
-pub fn history(conn: &Connection, pet_id: i64, page: Page) -> Result<Paged<StockChange>> {
+fn history(conn: &Connection, pet_id: i64, page: Page) -> Result<Paged<StockChange>> {
     pets::require(conn, pet_id)?;
     let items = conn
         .prepare_cached(
@@ -103,30 +103,59 @@ pub fn history(conn: &Connection, pet_id: i64, page: Page) -> Result<Paged<Stock
 }
 
 /// Who made a change and why: written into the history entry.
-pub struct Cause<'a> {
+pub(super) struct Cause<'a> {
     pub source: Source,
     pub reason: Option<&'a str>,
     pub order_id: Option<i64>,
     pub key_name: Option<&'a str>,
 }
 
-/// Moves a pet's stock from `before` by `delta`, records the history entry and announces
-/// the new count. The caller has checked the bounds.
-pub fn apply(
+/// Moves a pet's stock by `delta` in one conditional statement, so that no other writer's
+/// change between a read and this write can be lost: the statement adds to the count as it
+/// is at that instant, and changes nothing when the result would leave 0..=[`STOCK_MAX`].
+/// Records the history entry and announces the new count. `Ok(None)` when the count stayed
+/// out of bounds (or the pet is gone); the caller says why.
+pub(super) fn shift(
     tx: &mut Tx<'_>,
-    item: &InventoryItem,
+    pet_id: i64,
     delta: i64,
     cause: Cause<'_>,
-) -> Result<InventoryItem> {
-    let after = item.quantity + delta;
-    tx.prepare_cached("UPDATE inventory SET quantity = ?2 WHERE pet_id = ?1")?
-        .execute(params![item.pet_id, after])?;
+) -> Result<Option<InventoryItem>> {
+    let Some(after) = move_count(tx, pet_id, delta)? else {
+        return Ok(None);
+    };
+    record(tx, pet_id, delta, after, cause)?;
+    let item = require(tx, pet_id)?;
+    tx.emit("inventory.updated", &item)?;
+    Ok(Some(item))
+}
+
+/// The one statement that moves a count: `quantity + delta`, only while the result stays
+/// in 0..=[`STOCK_MAX`]. The new count, or `None` when nothing moved.
+pub(super) fn move_count(tx: &Tx<'_>, pet_id: i64, delta: i64) -> Result<Option<i64>> {
+    Ok(tx
+        .prepare_cached(
+            "UPDATE inventory SET quantity = quantity + ?2
+             WHERE pet_id = ?1 AND quantity + ?2 BETWEEN 0 AND ?3
+             RETURNING quantity",
+        )?
+        .query_row(params![pet_id, delta, STOCK_MAX], |row| row.get(0))
+        .optional()?)
+}
+
+pub(super) fn record(
+    tx: &Tx<'_>,
+    pet_id: i64,
+    delta: i64,
+    after: i64,
+    cause: Cause<'_>,
+) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO stock_changes (pet_id, delta, quantity_after, reason, source, order_id, key_name, at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
-        item.pet_id,
+        pet_id,
         delta,
         after,
         cause.reason,
@@ -135,65 +164,119 @@ pub fn apply(
         cause.key_name,
         time::now()
     ])?;
+    Ok(())
+}
+
+/// Announces an item whose status changed while its count did not.
+pub(super) fn announce(tx: &mut Tx<'_>, pet_id: i64) -> Result<()> {
+    let item = require(tx, pet_id)?;
+    tx.emit("inventory.updated", &item)
+}
+
+/// Sets a pet's count. The count is written only if it is still the one the precondition
+/// was checked against (compare and set), so a change made in between is never overwritten
+/// unseen. Staff changes leave the status alone.
+fn set(
+    tx: &mut Tx<'_>,
+    pet_id: i64,
+    update: InventoryUpdate,
+    key_name: Option<&str>,
+    pre: &Precondition,
+) -> Result<InventoryItem> {
+    let item = require(tx, pet_id)?;
+    pre.check(&item)?;
+    let delta = update.quantity - item.quantity;
+    if delta == 0 {
+        return Ok(item);
+    }
+    let written = tx
+        .prepare_cached("UPDATE inventory SET quantity = ?3 WHERE pet_id = ?1 AND quantity = ?2")?
+        .execute(params![pet_id, item.quantity, update.quantity])?;
+    if written == 0 {
+        // Another writer moved the count after it was read: the caller's view is stale.
+        return Err(DomainError::PreconditionFailed.into());
+    }
+    let cause = Cause {
+        source: Source::Set,
+        reason: update.reason.as_deref(),
+        order_id: None,
+        key_name,
+    };
+    record(tx, pet_id, delta, update.quantity, cause)?;
     let updated = InventoryItem {
-        quantity: after,
-        ..item.clone()
+        quantity: update.quantity,
+        ..item
     };
     tx.emit("inventory.updated", &updated)?;
     Ok(updated)
 }
 
-/// Announces an item whose status changed while its count did not.
-pub fn announce(tx: &mut Tx<'_>, pet_id: i64) -> Result<()> {
-    let item = require(tx, pet_id)?;
-    tx.emit("inventory.updated", &item)
-}
-
-/// Sets a pet's count (`PUT /store/inventory/{petId}`). Staff changes leave the status alone.
-pub fn set(
-    tx: &mut Tx<'_>,
-    pet_id: i64,
-    update: InventoryUpdate,
-    key_name: Option<&str>,
-    if_match: Option<&str>,
-) -> Result<InventoryItem> {
-    let item = require(tx, pet_id)?;
-    etag::check(if_match, &item)?;
-    let delta = update.quantity - item.quantity;
-    if delta == 0 {
-        return Ok(item);
-    }
-    apply(
-        tx,
-        &item,
-        delta,
-        Cause {
-            source: Source::Set,
-            reason: update.reason.as_deref(),
-            order_id: None,
-            key_name,
-        },
-    )
-}
-
-/// Changes a pet's count by a delta, atomically; never below 0.
-pub fn adjust(
+/// Changes a pet's count by a delta, atomically; never below 0 nor above [`STOCK_MAX`].
+fn adjust(
     tx: &mut Tx<'_>,
     pet_id: i64,
     adjustment: Adjustment,
     key_name: Option<&str>,
 ) -> Result<InventoryItem> {
+    let cause = Cause {
+        source: Source::Adjustment,
+        reason: adjustment.reason.as_deref(),
+        order_id: None,
+        key_name,
+    };
+    if let Some(item) = shift(tx, pet_id, adjustment.delta, cause)? {
+        return Ok(item);
+    }
+    // Nothing moved: say why, from the count as it is now.
     let item = require(tx, pet_id)?;
     inventory::adjust(pet_id, item.quantity, adjustment.delta)?;
-    apply(
-        tx,
-        &item,
-        adjustment.delta,
-        Cause {
-            source: Source::Adjustment,
-            reason: adjustment.reason.as_deref(),
-            order_id: None,
-            key_name,
-        },
-    )
+    Err(StoreError::Internal(format!(
+        "the stock of pet {pet_id} did not move though {} {:+} is in bounds",
+        item.quantity, adjustment.delta
+    )))
+}
+
+/// Stock counts, adjustments and the stock history: `store.inventory()`.
+pub struct Inventory<'s>(pub(super) &'s Store);
+
+impl<'s> Inventory<'s> {
+    /// One page of stock counts matching `query`.
+    pub fn list(&self, query: InventoryQuery) -> Call<'s, Paged<InventoryItem>> {
+        Call::read(self.0, move |c| list(c, &query))
+    }
+
+    /// A pet's stock, or `not_found`.
+    pub fn get(&self, pet_id: i64) -> Call<'s, InventoryItem> {
+        Call::read(self.0, move |c| require(c, pet_id))
+    }
+
+    /// A pet's stock history, newest first.
+    pub fn history(&self, pet_id: i64, page: Page) -> Call<'s, Paged<StockChange>> {
+        Call::read(self.0, move |c| history(c, pet_id, page))
+    }
+
+    /// Sets a pet's count (a stocktake), made `by` the named key.
+    pub fn set(
+        &self,
+        pet_id: i64,
+        update: InventoryUpdate,
+        by: Option<String>,
+        pre: Precondition,
+    ) -> Call<'s, InventoryItem> {
+        Call::write(self.0, move |tx| {
+            set(tx, pet_id, update, by.as_deref(), &pre)
+        })
+    }
+
+    /// Moves a pet's count by a delta, made `by` the named key.
+    pub fn adjust(
+        &self,
+        pet_id: i64,
+        adjustment: Adjustment,
+        by: Option<String>,
+    ) -> Call<'s, InventoryItem> {
+        Call::write(self.0, move |tx| {
+            adjust(tx, pet_id, adjustment, by.as_deref())
+        })
+    }
 }

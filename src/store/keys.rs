@@ -2,8 +2,8 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::{Result, Tx};
-use crate::domain::key::{KeyRecord, NewKey, Role};
+use super::{Call, Result, Store, Tx};
+use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, Role};
 use crate::domain::{time, DomainError};
 use crate::limits::{Plan, Quota};
 
@@ -32,7 +32,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
 }
 
 /// Stores a new key under the hash of its secret.
-pub fn insert(tx: &Tx<'_>, new: &NewKey, prefix: &str, secret_hash: &str) -> Result<KeyRecord> {
+fn insert(tx: &Tx<'_>, new: &NewKey, prefix: &str, secret_hash: &str) -> Result<KeyRecord> {
     let created_at = time::now();
     tx.execute(
         "INSERT INTO api_keys (name, role, plan, per_minute, per_day, prefix, secret_hash, created_at)
@@ -62,7 +62,7 @@ pub fn insert(tx: &Tx<'_>, new: &NewKey, prefix: &str, secret_hash: &str) -> Res
 }
 
 /// Every key, revoked ones included, oldest first.
-pub fn list(conn: &Connection) -> Result<Vec<KeyRecord>> {
+fn list(conn: &Connection) -> Result<Vec<KeyRecord>> {
     let keys = conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM api_keys ORDER BY id"))?
         .query_map([], from_row)?
@@ -70,7 +70,7 @@ pub fn list(conn: &Connection) -> Result<Vec<KeyRecord>> {
     Ok(keys)
 }
 
-pub fn require(conn: &Connection, id: i64) -> Result<KeyRecord> {
+fn require(conn: &Connection, id: i64) -> Result<KeyRecord> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM api_keys WHERE id = ?1"))?
         .query_row([id], from_row)
         .optional()?
@@ -78,7 +78,7 @@ pub fn require(conn: &Connection, id: i64) -> Result<KeyRecord> {
 }
 
 /// The keys that may be used, with the hashes of their secrets.
-pub fn active(conn: &Connection) -> Result<Vec<(String, KeyRecord)>> {
+fn active(conn: &Connection) -> Result<Vec<(String, KeyRecord)>> {
     let keys = conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, secret_hash FROM api_keys WHERE revoked_at IS NULL"
@@ -89,13 +89,13 @@ pub fn active(conn: &Connection) -> Result<Vec<(String, KeyRecord)>> {
 }
 
 /// Whether the store has any key at all (an empty store gets its first admin key).
-pub fn any(conn: &Connection) -> Result<bool> {
+fn any(conn: &Connection) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT 1 FROM api_keys LIMIT 1")?
         .exists([])?)
 }
 
-pub fn update(tx: &Tx<'_>, id: i64, new: &NewKey) -> Result<KeyRecord> {
+fn update(tx: &Tx<'_>, id: i64, new: &NewKey) -> Result<KeyRecord> {
     require(tx, id)?;
     tx.execute(
         "UPDATE api_keys SET name = ?2, role = ?3, plan = ?4, per_minute = ?5, per_day = ?6 WHERE id = ?1",
@@ -112,7 +112,7 @@ pub fn update(tx: &Tx<'_>, id: i64, new: &NewKey) -> Result<KeyRecord> {
 }
 
 /// Revokes a key; revoking a revoked key changes nothing.
-pub fn revoke(tx: &Tx<'_>, id: i64) -> Result<KeyRecord> {
+fn revoke(tx: &Tx<'_>, id: i64) -> Result<KeyRecord> {
     require(tx, id)?;
     tx.execute(
         "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
@@ -122,10 +122,72 @@ pub fn revoke(tx: &Tx<'_>, id: i64) -> Result<KeyRecord> {
 }
 
 /// Records when keys were last used.
-pub fn touch(tx: &Tx<'_>, uses: &[(i64, String)]) -> Result<()> {
+pub(super) fn touch_uses(tx: &Tx<'_>, uses: &[(i64, String)]) -> Result<()> {
     let mut update = tx.prepare_cached("UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1")?;
     for (id, at) in uses {
         update.execute(params![id, at])?;
     }
     Ok(())
+}
+
+/// Creates the first admin key, unless the store has a key already. The check and the
+/// insert run in one write transaction, so two programs starting on a new store at once
+/// make one admin key between them. Whether this call made it.
+fn insert_first(tx: &Tx<'_>, new: &NewKey, prefix: &str, secret_hash: &str) -> Result<bool> {
+    if any(tx)? {
+        return Ok(false);
+    }
+    insert(tx, new, prefix, secret_hash)?;
+    Ok(true)
+}
+
+/// API keys: `store.keys()`. Secrets never reach the store: only their prefix and hash.
+pub struct Keys<'s>(pub(super) &'s Store);
+
+impl<'s> Keys<'s> {
+    /// Every key, revoked ones included, oldest first.
+    pub fn list(&self) -> Call<'s, Vec<KeyRecord>> {
+        Call::read(self.0, list)
+    }
+
+    /// The key, or `not_found`.
+    pub fn get(&self, id: i64) -> Call<'s, KeyRecord> {
+        Call::read(self.0, move |c| require(c, id))
+    }
+
+    /// The keys that may be used, with the hashes of their secrets.
+    pub fn active(&self) -> Call<'s, Vec<(String, KeyRecord)>> {
+        Call::read(self.0, active)
+    }
+
+    /// Stores a new key under its secret's prefix and hash.
+    pub fn create(&self, new: NewKey, prefix: String, secret_hash: String) -> Call<'s, KeyRecord> {
+        Call::write(self.0, move |tx| insert(tx, &new, &prefix, &secret_hash))
+    }
+
+    /// Stores the first admin key of an empty store; `false` when the store has keys.
+    pub fn create_first(&self, new: NewKey, prefix: String, secret_hash: String) -> Call<'s, bool> {
+        Call::write(self.0, move |tx| {
+            insert_first(tx, &new, &prefix, &secret_hash)
+        })
+    }
+
+    /// Applies an admin's change to a key.
+    pub fn update(&self, id: i64, patch: KeyPatchInput) -> Call<'s, KeyRecord> {
+        Call::write(self.0, move |tx| {
+            let current = require(tx, id)?;
+            let new = patch.apply(&current)?;
+            update(tx, id, &new)
+        })
+    }
+
+    /// Revokes a key; revoking a revoked key changes nothing.
+    pub fn revoke(&self, id: i64) -> Call<'s, KeyRecord> {
+        Call::write(self.0, move |tx| revoke(tx, id))
+    }
+
+    /// Records when keys were last used: `(key id, RFC 3339 time)`.
+    pub fn touch(&self, uses: Vec<(i64, String)>) -> Call<'s, ()> {
+        Call::write(self.0, move |tx| touch_uses(tx, &uses))
+    }
 }

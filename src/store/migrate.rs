@@ -1,25 +1,36 @@
-//! Schema migrations: `.sql` files embedded in the binary, applied in order, each in its own
-//! transaction, and recorded in `schema_migrations`.
+//! Schema migrations: `.sql` files embedded in the binary, applied in order and recorded in
+//! `schema_migrations`.
+//!
+//! The whole run (reading the schema version, applying what is missing, recording it) is
+//! one `BEGIN IMMEDIATE` transaction: a second program starting on the same file at the same
+//! moment waits for the first, then finds the schema up to date. Nothing is half-applied.
 
 use rusqlite::{params, Connection, TransactionBehavior};
 
 use super::StoreError;
 
 /// Every migration, in the order it is applied. Never edit one that has shipped: add another.
-const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "init", include_str!("../../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../../migrations/0001_init.sql")),
+    (
+        2,
+        "store_records",
+        include_str!("../../migrations/0002_store_records.sql"),
+    ),
+];
 
 /// Brings the database up to the newest schema. Refuses a database written by a newer
 /// version of the program rather than guessing at it.
 pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
-    conn.execute_batch(
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
              version    INTEGER PRIMARY KEY,
              name       TEXT NOT NULL,
              applied_at TEXT NOT NULL
          )",
     )?;
-    let current: i64 = conn.query_row(
+    let current: i64 = tx.query_row(
         "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
         [],
         |row| row.get(0),
@@ -31,14 +42,13 @@ pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
         )));
     }
     for (version, name, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute_batch(sql)?;
         tx.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
             params![version, name, crate::domain::time::now()],
         )?;
-        tx.commit()?;
         tracing::info!(version, name, "applied migration");
     }
+    tx.commit()?;
     Ok(())
 }

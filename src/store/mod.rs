@@ -6,14 +6,32 @@
 //! back only its own changes. A request's answer is sent only after its group is durable.
 //! Reads run on a few reader threads with their own connections (WAL lets them run beside
 //! the writer). No SQLite call ever runs on an async worker thread.
+//!
+//! The front door speaks the shop's language: `store.pets().create(new)`,
+//! `store.orders().place(new, by)`, `store.inventory().adjust(pet, adjustment, by)`,
+//! `store.keys().revoke(id)`, `store.ping()`. Each returns a [`Call`], which the caller
+//! `.await`s (handlers) or [`Call::wait`]s for (the command line, start-up, maintenance);
+//! a write can be made idempotent with [`Call::once`]. Domain types go in and come out;
+//! rusqlite never leaves this module.
+//!
+//! **Adding an operation.** Each resource has one file here: its SQL as private functions
+//! over a `&Connection` (reads) or a `&mut Tx` (writes, which may `emit` change events),
+//! and at the bottom a small facade struct (`Pets<'s>(&'s Store)`) whose methods wrap those
+//! functions in `Call::read` or `Call::write`. To add an operation, write the function and
+//! one facade method beside it. To add a resource, add a file with the same two parts, a
+//! `pub mod` line and an accessor on [`Store`] below (`pub fn pets(&self) -> Pets<'_>`).
+//! Take domain values in (a [`Precondition`](crate::domain::Precondition), never a header);
+//! map each constraint a change can break to its `DomainError` where the statement runs.
 
 mod backup;
+mod call;
 pub mod categories;
 mod connection;
 pub mod events;
-pub mod idempotency;
+mod idempotency;
 pub mod inventory;
 pub mod keys;
+mod maintenance;
 mod migrate;
 pub mod orders;
 pub mod pets;
@@ -27,10 +45,11 @@ use std::sync::Arc;
 
 use rusqlite::Connection;
 use thiserror::Error;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::broadcast;
 
 pub use backup::backup;
-pub use writer::Tx;
+pub use call::{Call, Pending};
+use writer::Tx;
 
 use crate::domain::event::Event;
 use crate::domain::DomainError;
@@ -55,12 +74,37 @@ pub enum StoreError {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(err: rusqlite::Error) -> Self {
+        if is_unique_violation(&err) {
+            // A write that raced another to the same unique value. The statements that can
+            // meet one map it to their own code first; this is the fallback: 409, never 500.
+            return Self::Domain(DomainError::Conflict(
+                "the change clashes with a record written at the same moment; read it again".into(),
+            ));
+        }
         match err.sqlite_error_code() {
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
                 Self::Busy
             }
             _ => Self::Sqlite(err),
         }
+    }
+}
+
+/// Whether `err` is a `UNIQUE` or `PRIMARY KEY` constraint refusing a duplicate.
+fn is_unique_violation(err: &rusqlite::Error) -> bool {
+    matches!(
+        err,
+        rusqlite::Error::SqliteFailure(e, _)
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+    )
+}
+
+/// Maps a unique violation of one statement to the domain error it means there.
+fn on_unique<T>(result: rusqlite::Result<T>, err: impl FnOnce() -> DomainError) -> Result<T> {
+    match result {
+        Err(e) if is_unique_violation(&e) => Err(err().into()),
+        other => Ok(other?),
     }
 }
 
@@ -111,63 +155,74 @@ impl Store {
         &self.inner.path
     }
 
-    /// Runs `f` on a reader connection, off the async runtime.
-    pub async fn read<T, F>(&self, f: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
-    {
-        let (reply, answer) = oneshot::channel();
-        self.inner.readers.submit(Box::new(move |conn| {
-            let _ = reply.send(f(conn));
-        }))?;
-        answer.await.map_err(|_| StoreError::Closed)?
+    /// Sends a read to a reader thread; `reply` gets its answer.
+    fn submit_read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T> + Send + 'static,
+        reply: Box<dyn FnOnce(Result<T>) + Send>,
+    ) -> Result<()> {
+        self.inner
+            .readers
+            .submit(Box::new(move |conn| reply(f(conn))))
     }
 
-    /// Runs `f` inside the writer's next group commit; answers once it is durable.
-    pub async fn write<T, F>(&self, f: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
-    {
-        let (reply, answer) = oneshot::channel();
-        self.inner.writer.submit(
-            f,
-            Box::new(move |result| {
-                let _ = reply.send(result);
-            }),
-        )?;
-        answer.await.map_err(|_| StoreError::Closed)?
+    /// Sends a write to the writer's next group commit; `reply` gets its answer once the
+    /// group is durable.
+    fn submit_write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
+        reply: Box<dyn FnOnce(Result<T>) + Send>,
+    ) -> Result<()> {
+        self.inner.writer.submit(f, reply)
     }
 
-    /// [`Store::write`] for callers outside the async runtime (the command line, start-up
-    /// and shutdown); it blocks the calling thread.
-    pub fn write_blocking<T, F>(&self, f: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
-    {
-        let (reply, answer) = std::sync::mpsc::sync_channel(1);
-        self.inner.writer.submit(
-            f,
-            Box::new(move |result| {
-                let _ = reply.send(result);
-            }),
-        )?;
-        answer.recv().map_err(|_| StoreError::Closed)?
+    /// Whether the store answers a query.
+    pub fn ping(&self) -> Call<'_, ()> {
+        Call::read(self, |conn| {
+            conn.prepare_cached("SELECT 1")?
+                .query_row([], |row| row.get::<_, i64>(0))?;
+            Ok(())
+        })
     }
 
-    /// [`Store::read`] for callers outside the async runtime; it blocks the calling thread.
-    pub fn read_blocking<T, F>(&self, f: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
-    {
-        let (reply, answer) = std::sync::mpsc::sync_channel(1);
-        self.inner.readers.submit(Box::new(move |conn| {
-            let _ = reply.send(f(conn));
-        }))?;
-        answer.recv().map_err(|_| StoreError::Closed)?
+    /// The animals for sale.
+    pub fn pets(&self) -> pets::Pets<'_> {
+        pets::Pets(self)
+    }
+
+    /// The kinds of animal.
+    pub fn categories(&self) -> categories::Categories<'_> {
+        categories::Categories(self)
+    }
+
+    /// Stock counts, adjustments and the stock history.
+    pub fn inventory(&self) -> inventory::Inventory<'_> {
+        inventory::Inventory(self)
+    }
+
+    /// Placing, completing and cancelling orders.
+    pub fn orders(&self) -> orders::Orders<'_> {
+        orders::Orders(self)
+    }
+
+    /// API keys (stored with a hash of their secret).
+    pub fn keys(&self) -> keys::Keys<'_> {
+        keys::Keys(self)
+    }
+
+    /// The change events kept for resuming subscribers.
+    pub fn events(&self) -> events::Events<'_> {
+        events::Events(self)
+    }
+
+    /// Saved request counts of rate-limit subjects.
+    pub fn usage(&self) -> usage::Usage<'_> {
+        usage::Usage(self)
+    }
+
+    /// Forgets old events and idempotency records; how many rows went.
+    pub fn prune(&self) -> Call<'_, usize> {
+        Call::write(self, maintenance::prune)
     }
 
     /// Changes as they commit. A subscriber that falls behind by more than the buffer

@@ -6,11 +6,11 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::inventory::{self, Cause};
 use super::sql::{self, Filter};
-use super::{pets, Result, Tx};
-use crate::domain::inventory::Source;
+use super::{pets, Call, Result, Store, Tx};
+use crate::domain::inventory::{InventoryItem, Source};
 use crate::domain::order::{self, NewOrder, Order, OrderChange, OrderPatch};
 use crate::domain::query::{OrderQuery, Paged};
-use crate::domain::{etag, time, DomainError};
+use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str = "id, pet_id, quantity, ship_date, complete";
 
@@ -24,19 +24,19 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
     })
 }
 
-pub fn get(conn: &Connection, id: i64) -> Result<Option<Order>> {
+fn get(conn: &Connection, id: i64) -> Result<Option<Order>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM orders WHERE id = ?1"))?
         .query_row([id], from_row)
         .optional()?)
 }
 
-pub fn require(conn: &Connection, id: i64) -> Result<Order> {
+fn require(conn: &Connection, id: i64) -> Result<Order> {
     get(conn, id)?.ok_or(DomainError::NotFound { kind: "order", id }.into())
 }
 
 /// Orders, newest first.
-pub fn list(conn: &Connection, query: &OrderQuery) -> Result<Paged<Order>> {
+fn list(conn: &Connection, query: &OrderQuery) -> Result<Paged<Order>> {
     let mut filter = Filter::default();
     if let Some(complete) = query.complete {
         filter.and("complete = ?", [Value::Integer(i64::from(complete))]);
@@ -60,11 +60,12 @@ fn open_orders(conn: &Connection, pet_id: i64) -> Result<i64> {
 }
 
 /// Places an order: takes its units out of stock and moves the pet to `pending` when the
-/// last unit goes (rules 1 and 2).
-pub fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order> {
+/// last unit goes (rules 1 and 2). The units are taken by one conditional statement, so two
+/// tills selling the last unit at once cannot both have it.
+fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order> {
     let pet = pets::get(tx, new.pet_id)?.ok_or(DomainError::UnknownPet(new.pet_id))?;
     let item = inventory::require(tx, pet.id)?;
-    let placement = order::place(pet.id, pet.status, item.quantity, new.quantity)?;
+    order::place(pet.id, pet.status, item.quantity, new.quantity)?;
     tx.prepare_cached(
         "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at) VALUES (?1, ?2, ?3, 0, ?4)",
     )?
@@ -76,14 +77,24 @@ pub fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<O
         ship_date: new.ship_date,
         complete: false,
     };
+    let Some(after) = inventory::move_count(tx, pet.id, -new.quantity)? else {
+        // Someone else took the units since they were counted: refuse with today's count.
+        let now = inventory::require(tx, pet.id)?.quantity;
+        return Err(DomainError::InsufficientStock {
+            pet_id: pet.id,
+            available: now,
+            requested: new.quantity,
+        }
+        .into());
+    };
     tx.emit("order.created", &order)?;
-    pets::set_status(tx, &pet, placement.status_after)?;
-    let item =
-        crate::domain::inventory::InventoryItem::new(pet.id, item.quantity, placement.status_after);
-    inventory::apply(
+    let status_after = order::status_after_placing(pet.status, after);
+    pets::set_status(tx, &pet, status_after)?;
+    inventory::record(
         tx,
-        &item,
+        pet.id,
         -new.quantity,
+        after,
         Cause {
             source: Source::Order,
             reason: None,
@@ -91,18 +102,17 @@ pub fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<O
             key_name,
         },
     )?;
+    tx.emit(
+        "inventory.updated",
+        &InventoryItem::new(pet.id, after, status_after),
+    )?;
     Ok(order)
 }
 
 /// Applies a change to an order; completing it may sell the pet (rules 3 and 6).
-pub fn update(
-    tx: &mut Tx<'_>,
-    id: i64,
-    patch: OrderPatch,
-    if_match: Option<&str>,
-) -> Result<Order> {
+fn update(tx: &mut Tx<'_>, id: i64, patch: OrderPatch, pre: &Precondition) -> Result<Order> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     match order::change(&current, &patch, &time::now())? {
         OrderChange::None => Ok(current),
         OrderChange::ShipDate(date) => {
@@ -116,8 +126,15 @@ pub fn update(
             Ok(updated)
         }
         OrderChange::Complete { ship_date } => {
-            tx.prepare_cached("UPDATE orders SET complete = 1, ship_date = ?2 WHERE id = ?1")?
+            // Only an open order completes: a second completion racing this one changes nothing.
+            let done = tx
+                .prepare_cached(
+                    "UPDATE orders SET complete = 1, ship_date = ?2 WHERE id = ?1 AND complete = 0",
+                )?
                 .execute(params![id, ship_date])?;
+            if done == 0 {
+                return Err(DomainError::OrderAlreadyComplete(id).into());
+            }
             let updated = Order {
                 complete: true,
                 ship_date: Some(ship_date),
@@ -140,33 +157,67 @@ pub fn update(
 
 /// Cancels an open order: it is gone, its units return to stock, and a `pending` pet is
 /// `available` again (rule 4).
-pub fn cancel(
-    tx: &mut Tx<'_>,
-    id: i64,
-    if_match: Option<&str>,
-    key_name: Option<&str>,
-) -> Result<()> {
+fn cancel(tx: &mut Tx<'_>, id: i64, pre: &Precondition, key_name: Option<&str>) -> Result<()> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     order::cancel(&current)?;
-    tx.prepare_cached("DELETE FROM orders WHERE id = ?1")?
+    // Only an open order is cancelled: a completion racing this one wins or loses whole.
+    let gone = tx
+        .prepare_cached("DELETE FROM orders WHERE id = ?1 AND complete = 0")?
         .execute([id])?;
+    if gone == 0 {
+        return Err(DomainError::OrderAlreadyComplete(id).into());
+    }
     tx.emit("order.cancelled", &current)?;
     if let Some(pet) = pets::get(tx, current.pet_id)? {
         let status = order::status_after_cancel(pet.status);
         pets::set_status(tx, &pet, status)?;
-        let item = inventory::require(tx, pet.id)?;
-        inventory::apply(
-            tx,
-            &item,
-            current.quantity,
-            Cause {
-                source: Source::Cancel,
-                reason: None,
-                order_id: Some(id),
-                key_name,
-            },
-        )?;
+        let cause = Cause {
+            source: Source::Cancel,
+            reason: None,
+            order_id: Some(id),
+            key_name,
+        };
+        if inventory::shift(tx, pet.id, current.quantity, cause)?.is_none() {
+            return Err(DomainError::invalid(
+                "quantity",
+                format!(
+                    "returning {} units would take pet {}'s stock above the most a shop can hold",
+                    current.quantity, pet.id
+                ),
+            )
+            .into());
+        }
     }
     Ok(())
+}
+
+/// Placing, completing and cancelling orders: `store.orders()`.
+pub struct Orders<'s>(pub(super) &'s Store);
+
+impl<'s> Orders<'s> {
+    /// Orders matching `query`, newest first.
+    pub fn list(&self, query: OrderQuery) -> Call<'s, Paged<Order>> {
+        Call::read(self.0, move |c| list(c, &query))
+    }
+
+    /// The order, or `not_found`.
+    pub fn get(&self, id: i64) -> Call<'s, Order> {
+        Call::read(self.0, move |c| require(c, id))
+    }
+
+    /// Places an order, made `by` the named key.
+    pub fn place(&self, new: NewOrder, by: Option<String>) -> Call<'s, Order> {
+        Call::write(self.0, move |tx| place(tx, new, by.as_deref()))
+    }
+
+    /// Changes an order's ship date, or completes it.
+    pub fn update(&self, id: i64, patch: OrderPatch, pre: Precondition) -> Call<'s, Order> {
+        Call::write(self.0, move |tx| update(tx, id, patch, &pre))
+    }
+
+    /// Cancels an open order, made `by` the named key.
+    pub fn cancel(&self, id: i64, pre: Precondition, by: Option<String>) -> Call<'s, ()> {
+        Call::write(self.0, move |tx| cancel(tx, id, &pre, by.as_deref()))
+    }
 }

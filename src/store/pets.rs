@@ -4,10 +4,10 @@ use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::sql::{self, contains_pattern, Filter};
-use super::{categories, Result, Tx};
+use super::{categories, Call, Result, Store, Tx};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
-use crate::domain::{etag, text, DomainError};
+use crate::domain::{text, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, category_id, status";
 
@@ -21,7 +21,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
     })
 }
 
-pub fn get(conn: &Connection, id: i64) -> Result<Option<Pet>> {
+pub(super) fn get(conn: &Connection, id: i64) -> Result<Option<Pet>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM pets WHERE id = ?1"))?
         .query_row([id], from_row)
@@ -29,11 +29,11 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<Pet>> {
 }
 
 /// The pet, or `not_found`.
-pub fn require(conn: &Connection, id: i64) -> Result<Pet> {
+pub(super) fn require(conn: &Connection, id: i64) -> Result<Pet> {
     get(conn, id)?.ok_or(DomainError::NotFound { kind: "pet", id }.into())
 }
 
-pub fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
+fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
     let mut filter = Filter::default();
     if !query.statuses.is_empty() {
         let values = query
@@ -74,7 +74,7 @@ pub fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
 }
 
 /// Creates a pet and its stock record at 0.
-pub fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
+fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
     categories::require_for_pet(tx, new.category_id)?;
     tx.prepare_cached(
         "INSERT INTO pets (name, name_fold, category_id, status) VALUES (?1, ?2, ?3, ?4)",
@@ -99,16 +99,16 @@ pub fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
 }
 
 /// Replaces a pet's fields (`PUT`): a missing status clears it.
-pub fn replace(tx: &mut Tx<'_>, id: i64, new: NewPet, if_match: Option<&str>) -> Result<Pet> {
+fn replace(tx: &mut Tx<'_>, id: i64, new: NewPet, pre: &Precondition) -> Result<Pet> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     write(tx, current, new)
 }
 
 /// Applies a merge patch to a pet.
-pub fn patch(tx: &mut Tx<'_>, id: i64, patch: PetPatch, if_match: Option<&str>) -> Result<Pet> {
+fn patch(tx: &mut Tx<'_>, id: i64, patch: PetPatch, pre: &Precondition) -> Result<Pet> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     let new = patch.apply(&current);
     write(tx, current, new)
 }
@@ -132,7 +132,7 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
 }
 
 /// Sets a pet's status as a consequence of an order (rules 2–4), announcing the change.
-pub fn set_status(tx: &mut Tx<'_>, pet: &Pet, status: Option<PetStatus>) -> Result<()> {
+pub(super) fn set_status(tx: &mut Tx<'_>, pet: &Pet, status: Option<PetStatus>) -> Result<()> {
     if pet.status == status {
         return Ok(());
     }
@@ -146,9 +146,9 @@ pub fn set_status(tx: &mut Tx<'_>, pet: &Pet, status: Option<PetStatus>) -> Resu
 }
 
 /// Deletes a pet and its stock record; refused while it has open orders.
-pub fn delete(tx: &mut Tx<'_>, id: i64, if_match: Option<&str>) -> Result<()> {
+fn delete(tx: &mut Tx<'_>, id: i64, pre: &Precondition) -> Result<()> {
     let current = require(tx, id)?;
-    etag::check(if_match, &current)?;
+    pre.check(&current)?;
     let open: i64 = tx
         .prepare_cached("SELECT COUNT(*) FROM orders WHERE pet_id = ?1 AND complete = 0")?
         .query_row([id], |row| row.get(0))?;
@@ -158,4 +158,39 @@ pub fn delete(tx: &mut Tx<'_>, id: i64, if_match: Option<&str>) -> Result<()> {
     tx.prepare_cached("DELETE FROM pets WHERE id = ?1")?
         .execute([id])?;
     tx.emit("pet.deleted", &serde_json::json!({ "id": id }))
+}
+
+/// The animals for sale: `store.pets()`.
+pub struct Pets<'s>(pub(super) &'s Store);
+
+impl<'s> Pets<'s> {
+    /// One page of pets matching `query`.
+    pub fn list(&self, query: PetQuery) -> Call<'s, Paged<Pet>> {
+        Call::read(self.0, move |c| list(c, &query))
+    }
+
+    /// The pet, or `not_found`.
+    pub fn get(&self, id: i64) -> Call<'s, Pet> {
+        Call::read(self.0, move |c| require(c, id))
+    }
+
+    /// Creates a pet, with its stock at 0.
+    pub fn create(&self, new: NewPet) -> Call<'s, Pet> {
+        Call::write(self.0, move |tx| create(tx, new))
+    }
+
+    /// Replaces a pet's fields: a missing status clears it.
+    pub fn replace(&self, id: i64, new: NewPet, pre: Precondition) -> Call<'s, Pet> {
+        Call::write(self.0, move |tx| replace(tx, id, new, &pre))
+    }
+
+    /// Applies a merge patch to a pet.
+    pub fn patch(&self, id: i64, patch: PetPatch, pre: Precondition) -> Call<'s, Pet> {
+        Call::write(self.0, move |tx| self::patch(tx, id, patch, &pre))
+    }
+
+    /// Deletes a pet and its stock; refused while it has open orders.
+    pub fn delete(&self, id: i64, pre: Precondition) -> Call<'s, ()> {
+        Call::write(self.0, move |tx| delete(tx, id, &pre))
+    }
 }

@@ -1,0 +1,125 @@
+//! API keys of the running app: the one place a key is made (for the API, the command line
+//! and a new store's first admin), and the in-memory keyring requests are checked against,
+//! re-read from the store after every change.
+
+use crate::auth::{self, Keyring, Secret};
+use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, Role};
+use crate::limits::{Plan, Quota};
+use crate::store::{Call, Store, StoreError};
+
+/// Limits of the first admin key of a new store.
+pub const FIRST_ADMIN_QUOTA: Quota = Quota {
+    per_minute: crate::contract::FIRST_ADMIN_PER_MINUTE,
+    per_day: crate::contract::FIRST_ADMIN_PER_DAY,
+};
+
+/// A key's secret and what the store keeps of it (its prefix and hash, never the secret).
+struct Minted {
+    secret: String,
+    prefix: String,
+    hash: String,
+}
+
+impl Minted {
+    /// A new random secret, or the one given.
+    fn new(given: Option<String>) -> Self {
+        let secret = given.unwrap_or_else(|| Secret::generate().into_string());
+        Self {
+            prefix: auth::prefix(&secret),
+            hash: auth::hash(&secret),
+            secret,
+        }
+    }
+}
+
+/// Makes a key: the secret (shown once, never stored) and the store call that keeps it.
+/// Every key the program makes is made here.
+pub fn create(store: &Store, new: NewKey) -> (String, Call<'_, KeyRecord>) {
+    let minted = Minted::new(None);
+    let call = store.keys().create(new, minted.prefix, minted.hash);
+    (minted.secret, call)
+}
+
+/// Creates the first admin key of an empty store: the given secret, or a new one. Returns
+/// the secret to show once when this call made a new one.
+pub fn ensure_first_admin(
+    store: &Store,
+    given: Option<String>,
+) -> Result<Option<String>, StoreError> {
+    let generated = given.is_none();
+    let minted = Minted::new(given);
+    let new = NewKey {
+        name: "admin".into(),
+        role: Role::Admin,
+        plan: Plan::Enterprise,
+        custom: Some(FIRST_ADMIN_QUOTA),
+    };
+    let made = store
+        .keys()
+        .create_first(new, minted.prefix, minted.hash)
+        .wait()?;
+    Ok((made && generated).then_some(minted.secret))
+}
+
+/// The keys a running app accepts, kept in step with the store.
+pub struct Keys {
+    store: Store,
+    keyring: Keyring,
+}
+
+impl Keys {
+    /// The keyring of `store`'s active keys (read now, on this thread).
+    pub fn load(store: Store) -> Result<Self, StoreError> {
+        let keys = Self {
+            store,
+            keyring: Keyring::default(),
+        };
+        keys.reload_blocking()?;
+        Ok(keys)
+    }
+
+    pub fn keyring(&self) -> &Keyring {
+        &self.keyring
+    }
+
+    /// Creates a key; its secret is returned here and never again.
+    pub async fn create(&self, new: NewKey) -> Result<(KeyRecord, String), StoreError> {
+        let (secret, call) = create(&self.store, new);
+        let record = call.await?;
+        self.reload().await?;
+        Ok((record, secret))
+    }
+
+    /// Applies an admin's change to a key.
+    pub async fn update(&self, id: i64, patch: KeyPatchInput) -> Result<KeyRecord, StoreError> {
+        let record = self.store.keys().update(id, patch).await?;
+        self.reload().await?;
+        Ok(record)
+    }
+
+    /// Revokes a key; it stops working at once in this process.
+    pub async fn revoke(&self, id: i64) -> Result<KeyRecord, StoreError> {
+        let record = self.store.keys().revoke(id).await?;
+        self.reload().await?;
+        Ok(record)
+    }
+
+    /// An admin key that lives only in this process's memory, for the desktop window.
+    pub fn issue_session_key(&self, name: &str) -> String {
+        self.keyring.add_session_key(name, FIRST_ADMIN_QUOTA)
+    }
+
+    /// Re-reads the active keys into the keyring.
+    pub async fn reload(&self) -> Result<(), StoreError> {
+        let active = self.store.keys().active().await?;
+        self.keyring.replace(active);
+        Ok(())
+    }
+
+    /// [`Keys::reload`] off the async runtime.
+    pub fn reload_blocking(&self) -> Result<(), StoreError> {
+        let active = self.store.keys().active().wait()?;
+        self.keyring.replace(active);
+        Ok(())
+    }
+}

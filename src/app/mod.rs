@@ -1,0 +1,147 @@
+//! The running application, shared by every listener (the desktop app serves the same
+//! [`App`] on loopback and, when asked, on the LAN). `App` only wires its parts, one job
+//! each:
+//! - [`keys`]: making keys (the one place), and the keyring requests are checked against;
+//! - [`usage`]: the rate limiter and its saved day counts;
+//! - [`idempotency`]: idempotent requests in flight in this process;
+//! - [`maintenance`]: the thread that saves, re-reads keys and prunes.
+//!
+//! [`App::close`] stops maintenance, saves once more, and closes the store.
+
+pub mod idempotency;
+pub mod keys;
+mod maintenance;
+pub mod usage;
+
+use std::sync::{Arc, Mutex};
+
+use crate::auth::Keyring;
+use crate::limits::{Clock, Limiter, SystemClock};
+use crate::settings::Settings;
+use crate::store::{Store, StoreError};
+use crate::Error;
+
+pub use keys::FIRST_ADMIN_QUOTA;
+
+/// A handle to the application; cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    settings: Settings,
+    store: Store,
+    keys: keys::Keys,
+    usage: usage::Usage,
+    in_flight: idempotency::InFlight,
+    first_admin_key: Mutex<Option<String>>,
+    maintenance: maintenance::Maintenance,
+}
+
+impl App {
+    /// Opens the store of `settings`, creating the first admin key in an empty store.
+    pub fn open(settings: &Settings) -> Result<Self, Error> {
+        Self::open_with_clock(settings, Arc::new(SystemClock))
+    }
+
+    /// [`App::open`] with the clock the rate limiter reads (tests move it by hand).
+    pub fn open_with_clock(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Self, Error> {
+        let store = Store::open(&settings.db)?;
+        let first_admin_key = keys::ensure_first_admin(&store, settings.admin_key.clone())?;
+        let usage = usage::Usage::load(&store, settings.ban, clock)?;
+        let keys = keys::Keys::load(store.clone())?;
+        let app = Self {
+            inner: Arc::new(Inner {
+                settings: settings.clone(),
+                store,
+                keys,
+                usage,
+                in_flight: idempotency::InFlight::default(),
+                first_admin_key: Mutex::new(first_admin_key),
+                maintenance: maintenance::Maintenance::default(),
+            }),
+        };
+        app.inner.maintenance.start(Arc::downgrade(&app.inner))?;
+        Ok(app)
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// Making, changing and revoking keys.
+    pub fn keys(&self) -> &keys::Keys {
+        &self.inner.keys
+    }
+
+    pub fn keyring(&self) -> &Keyring {
+        self.inner.keys.keyring()
+    }
+
+    pub fn limiter(&self) -> &Limiter {
+        self.inner.usage.limiter()
+    }
+
+    /// Idempotent requests in flight.
+    pub fn idempotency(&self) -> &idempotency::InFlight {
+        &self.inner.in_flight
+    }
+
+    /// Unix seconds by the app's clock.
+    pub fn now(&self) -> i64 {
+        self.inner.usage.now()
+    }
+
+    /// The secret of the admin key created by this start, to be shown once. `None` when the
+    /// store already had keys or the secret came from `PETSTORE_ADMIN_KEY`.
+    pub fn first_admin_key(&self) -> Option<String> {
+        self.inner
+            .first_admin_key
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    /// An admin key that lives only in this process's memory, for the desktop window.
+    pub fn issue_session_key(&self, name: &str) -> String {
+        self.inner.keys.issue_session_key(name)
+    }
+
+    /// Adds usage and last-use times counted since the last save to the store.
+    pub fn save_usage(&self) -> Result<(), StoreError> {
+        maintenance::Maintained::save_usage(&*self.inner)
+    }
+
+    /// Saves usage, stops the store's threads and checkpoints the WAL. Call after every
+    /// `serve` of this app has returned.
+    pub fn close(&self) {
+        self.inner.maintenance.stop();
+        if let Err(err) = self.save_usage() {
+            tracing::warn!(%err, "saving usage at shutdown failed");
+        }
+        self.inner.store.close();
+    }
+}
+
+impl maintenance::Maintained for Inner {
+    fn reload_keys(&self) -> Result<(), StoreError> {
+        self.keys.reload_blocking()
+    }
+
+    fn save_usage(&self) -> Result<(), StoreError> {
+        self.usage.save(&self.store, self.keys.keyring())
+    }
+
+    fn forget_idle(&self) {
+        self.usage.forget_idle();
+    }
+
+    fn prune(&self) -> Result<usize, StoreError> {
+        self.store.prune().wait()
+    }
+}

@@ -1,0 +1,130 @@
+//! Rate limits and their saved usage: the limiter, seeded at start from the day counts in
+//! the store, and saving what it counted as additions (the requests served since the last
+//! save), so that two programs on one store add up instead of overwriting each other.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+use crate::auth::Keyring;
+use crate::limits::{BanPolicy, Clock, Limiter, Subject};
+use crate::store::usage::UsageDelta;
+use crate::store::{Store, StoreError};
+
+/// The limiter and what of its counts is already in the store.
+pub struct Usage {
+    limiter: Limiter,
+    clock: Arc<dyn Clock>,
+    saved: Mutex<Saved>,
+}
+
+/// What is already in the store: per subject, the day and the count it accounts for, and
+/// per key, the last use written.
+#[derive(Default)]
+struct Saved {
+    counts: HashMap<String, (i64, u64)>,
+    uses: HashMap<i64, i64>,
+}
+
+impl Usage {
+    /// A limiter whose day counts start from what the store saved for today.
+    pub fn load(store: &Store, ban: BanPolicy, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
+        let limiter = Limiter::new(ban, clock.clone());
+        let today = crate::limits::day_start(clock.now());
+        let mut saved = Saved::default();
+        for (subject, day_start, count) in store.usage().load(today).wait()? {
+            if let Some(parsed) = parse_subject(&subject) {
+                limiter.restore_day_count(parsed, day_start, count);
+                saved.counts.insert(subject, (day_start, count));
+            }
+        }
+        Ok(Self {
+            limiter,
+            clock,
+            saved: Mutex::new(saved),
+        })
+    }
+
+    pub fn limiter(&self) -> &Limiter {
+        &self.limiter
+    }
+
+    /// Unix seconds by the app's clock.
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    /// Adds the requests counted since the last save, and the keys' last uses, to the
+    /// store. An idle app writes nothing.
+    pub fn save(&self, store: &Store, keyring: &Keyring) -> Result<(), StoreError> {
+        let mut saved = self.saved.lock().unwrap_or_else(|e| e.into_inner());
+        let counted: Vec<(String, i64, u64)> = self
+            .limiter
+            .day_counts()
+            .into_iter()
+            .map(|(subject, day, count)| (subject_key(&subject), day, count))
+            .collect();
+        let deltas: Vec<UsageDelta> = counted
+            .iter()
+            .filter_map(|(subject, day, count)| {
+                let already = match saved.counts.get(subject) {
+                    Some(&(saved_day, saved_count)) if saved_day == *day => saved_count,
+                    _ => 0,
+                };
+                (*count > already).then(|| UsageDelta {
+                    subject: subject.clone(),
+                    day_start: *day,
+                    served: count - already,
+                })
+            })
+            .collect();
+        let used: Vec<(i64, i64)> = keyring
+            .last_uses()
+            .into_iter()
+            .filter(|(id, at)| saved.uses.get(id) != Some(at))
+            .collect();
+        let uses: Vec<(i64, String)> = used
+            .iter()
+            .filter_map(|&(id, at)| {
+                chrono::DateTime::from_timestamp(at, 0)
+                    .map(|t| (id, crate::domain::time::format(t)))
+            })
+            .collect();
+        if deltas.is_empty() && uses.is_empty() {
+            return Ok(());
+        }
+        store.usage().save(deltas, uses).wait()?;
+        // Only today's counts are ever saved again; forget the rest so this never grows.
+        let today = crate::limits::day_start(self.now());
+        saved.counts.retain(|_, (day, _)| *day == today);
+        for (subject, day, count) in counted {
+            let entry = saved.counts.entry(subject).or_insert((day, 0));
+            if entry.0 != day || entry.1 < count {
+                *entry = (day, count);
+            }
+        }
+        saved.uses.extend(used);
+        Ok(())
+    }
+
+    /// Forgets subjects that have been idle long enough not to matter.
+    pub fn forget_idle(&self) {
+        self.limiter.forget_idle();
+    }
+}
+
+/// How a rate-limit subject is saved.
+pub fn subject_key(subject: &Subject) -> String {
+    match subject {
+        Subject::Key(id) => format!("key:{id}"),
+        Subject::Addr(addr) => format!("addr:{addr}"),
+    }
+}
+
+fn parse_subject(raw: &str) -> Option<Subject> {
+    match raw.split_once(':')? {
+        ("key", id) => id.parse().ok().map(Subject::Key),
+        ("addr", addr) => addr.parse::<IpAddr>().ok().map(Subject::Addr),
+        _ => None,
+    }
+}

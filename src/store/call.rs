@@ -1,0 +1,120 @@
+//! [`Call`]: one store operation, ready to run. Every named operation of the facade returns
+//! one, so a caller picks how to wait for it: `.await` on the async runtime (the HTTP
+//! handlers), or [`Call::wait`] on a plain thread (the command line, start-up, maintenance).
+//!
+//! A call is either a read (run on a reader thread) or a write (run inside the writer's next
+//! group commit and answered once that group is durable). [`Call::once`] turns a write into
+//! an idempotent one: its key is claimed in the same savepoint as the change.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use rusqlite::Connection;
+use serde::Serialize;
+use tokio::sync::oneshot;
+
+use super::idempotency;
+use super::{Result, Store, StoreError, Tx};
+use crate::domain::idempotency::Answer;
+use crate::domain::idempotency::Scope;
+
+type ReadFn<T> = Box<dyn FnOnce(&Connection) -> Result<T> + Send>;
+type WriteFn<T> = Box<dyn FnOnce(&mut Tx<'_>) -> Result<T> + Send>;
+
+enum Job<T> {
+    Read(ReadFn<T>),
+    Write(WriteFn<T>),
+}
+
+/// A store operation not yet sent: `.await` it, or [`Call::wait`] for it.
+#[must_use = "a store call does nothing until it is awaited or waited for"]
+pub struct Call<'s, T> {
+    store: &'s Store,
+    job: Job<T>,
+}
+
+impl<'s, T: Send + 'static> Call<'s, T> {
+    pub(super) fn read(
+        store: &'s Store,
+        f: impl FnOnce(&Connection) -> Result<T> + Send + 'static,
+    ) -> Self {
+        Self {
+            store,
+            job: Job::Read(Box::new(f)),
+        }
+    }
+
+    pub(super) fn write(
+        store: &'s Store,
+        f: impl FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
+    ) -> Self {
+        Self {
+            store,
+            job: Job::Write(Box::new(f)),
+        }
+    }
+
+    /// Runs the call on this thread's time: blocks until it is answered. Never call it on
+    /// an async worker thread.
+    pub fn wait(self) -> Result<T> {
+        let (reply, answer) = std::sync::mpsc::sync_channel(1);
+        self.submit(Box::new(move |result| {
+            let _ = reply.send(result);
+        }))?;
+        answer.recv().map_err(|_| StoreError::Closed)?
+    }
+
+    fn submit(self, reply: Box<dyn FnOnce(Result<T>) + Send>) -> Result<()> {
+        match self.job {
+            Job::Read(f) => self.store.submit_read(f, reply),
+            Job::Write(f) => self.store.submit_write(f, reply),
+        }
+    }
+}
+
+impl<'s, T: Serialize + Send + 'static> Call<'s, T> {
+    /// Runs this write at most once per `scope` (when there is one): the key is claimed
+    /// first, in the same savepoint as the change, and the answer is recorded with it. A
+    /// repeat gets the recorded answer back; the same key with another request is refused.
+    pub fn once(self, scope: Option<Scope>) -> Call<'s, Answer<T>> {
+        let store = self.store;
+        match self.job {
+            Job::Write(f) => Call::write(store, move |tx| idempotency::once(tx, scope.as_ref(), f)),
+            Job::Read(f) => Call::read(store, move |c| f(c).map(Answer::Fresh)),
+        }
+    }
+}
+
+impl<T: Send + 'static> IntoFuture for Call<'_, T> {
+    type Output = Result<T>;
+    type IntoFuture = Pending<T>;
+
+    fn into_future(self) -> Pending<T> {
+        let (reply, answer) = oneshot::channel();
+        let submitted = self.submit(Box::new(move |result| {
+            let _ = reply.send(result);
+        }));
+        Pending {
+            state: submitted.map(|()| answer).map_err(Some),
+        }
+    }
+}
+
+/// A call sent to the store, answered when its read ran or its write is durable.
+pub struct Pending<T> {
+    state: std::result::Result<oneshot::Receiver<Result<T>>, Option<StoreError>>,
+}
+
+impl<T> Future for Pending<T> {
+    type Output = Result<T>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<T>> {
+        match &mut self.state {
+            Ok(answer) => Pin::new(answer)
+                .poll(cx)
+                .map(|received| received.unwrap_or(Err(StoreError::Closed))),
+            Err(err) => Poll::Ready(Err(err.take().unwrap_or(StoreError::Closed))),
+        }
+    }
+}
