@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: `./scripts/test.sh` on a fresh Debian or Ubuntu
 # machine installs what the suites need (as root, or through sudo), then runs them in
-# order of cost. `./scripts/test.sh rust` (or contract, ui, crash, desktop) runs one suite.
+# order of cost. `./scripts/test.sh rust` (or contract, ui, crash, faults, desktop) runs one suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(rust contract ui crash desktop)
+[ ${#suites[@]} -gt 0 ] || suites=(rust contract ui crash faults desktop)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -47,6 +47,13 @@ suite_crash() {
   echo "== crash test: SIGKILL during orders"
   cargo build --bin petstore
   python3 tests/crash/run.py --cycles 3
+}
+
+suite_faults() {
+  echo "== fault suite: hostile clients, full disk, bad store files, a second process"
+  need_packages python3 sqlite3 util-linux
+  cargo build --bin petstore
+  python3 tests/faults/run.py
 }
 
 suite_desktop() {

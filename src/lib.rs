@@ -34,7 +34,7 @@ pub mod limits;
 pub mod settings;
 pub mod store;
 
-pub use api::{serve, ApiError, OPENAPI_JSON};
+pub use api::{raise_open_file_limit, serve, ApiError, OPENAPI_JSON};
 pub use app::{App, FIRST_ADMIN_QUOTA};
 pub use contract::OPERATIONS;
 pub use error::Error;

@@ -9,14 +9,17 @@ use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
 use crate::auth::Caller;
-use crate::limits::{policy_header, ratelimit_header, Decision, Limiter, Plan, Quota, Subject};
+use crate::limits::{
+    client_net, policy_header, ratelimit_header, Decision, Limiter, Plan, Quota, Subject,
+};
 
-/// Counts a request of `caller` (or of the address, for a request with no valid key).
+/// Counts a request of `caller` (or of the client's network, for a request with no valid
+/// key: an IPv4 address or an IPv6 /64).
 pub fn check(limiter: &Limiter, caller: Option<&Caller>, addr: IpAddr) -> (Decision, Quota) {
     let (subject, quota) = match caller {
         Some(caller) => (Subject::Key(caller.key_id), caller.quota),
         None => (
-            Subject::Addr(addr),
+            Subject::Addr(client_net(addr)),
             Plan::Free.quota(None).unwrap_or(Quota {
                 per_minute: 60,
                 per_day: 1000,

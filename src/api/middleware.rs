@@ -37,12 +37,14 @@ fn presented_secret(req: &Request) -> Option<&str> {
 /// key. Every answer, refusals included, carries the rate-limit headers.
 pub async fn authenticate(State(s): State<AppState>, mut req: Request, next: Next) -> Response {
     let now = s.app.now();
-    let caller: Option<Arc<Caller>> =
-        presented_secret(&req).and_then(|secret| s.app.keyring().resolve(secret, now));
     let addr = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(std::net::IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
+    // The desktop window's in-memory key is for this machine only: from the LAN it is no key.
+    let caller: Option<Arc<Caller>> = presented_secret(&req)
+        .and_then(|secret| s.app.keyring().resolve(secret, now))
+        .filter(|caller| !caller.is_session() || is_this_machine(addr));
     let decision = s
         .app
         .settings()
@@ -66,6 +68,16 @@ pub async fn authenticate(State(s): State<AppState>, mut req: Request, next: Nex
         response.extensions_mut().insert(name);
     }
     response
+}
+
+/// Whether a connection comes from this machine (loopback, IPv4 or IPv6).
+fn is_this_machine(addr: std::net::IpAddr) -> bool {
+    match addr {
+        std::net::IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map_or(v6.is_loopback(), |v4| v4.is_loopback()),
+        v4 => v4.is_loopback(),
+    }
 }
 
 /// Most bytes of a request body read before answering; the rest of a larger body is left

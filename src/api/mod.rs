@@ -5,6 +5,7 @@
 
 mod admin;
 mod categories;
+mod connections;
 mod docs;
 mod embedded;
 mod error;
@@ -14,9 +15,12 @@ mod health;
 mod idempotent;
 mod inventory;
 mod limit;
+mod listener;
 mod middleware;
+mod nofile;
 mod orders;
 mod pets;
+mod public_limit;
 mod query;
 mod respond;
 mod router;
@@ -24,7 +28,6 @@ mod state;
 mod ui;
 
 use std::future::Future;
-use std::net::SocketAddr;
 
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -38,7 +41,9 @@ use crate::app::App;
 pub const OPENAPI_JSON: &str = docs::OPENAPI_JSON;
 
 /// Serves `app` on `listener` until `shutdown` completes, then stops taking connections,
-/// ends event streams, and returns once the requests in flight are answered.
+/// ends event streams, and returns once the requests in flight are answered or, at the
+/// latest, after [`listener::SHUTDOWN_GRACE`]. Connections are capped and timed out as
+/// [`listener`] describes.
 pub async fn serve(
     listener: TcpListener,
     app: App,
@@ -49,13 +54,10 @@ pub async fn serve(
         app,
         shutdown: stopped,
     });
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        shutdown.await;
-        let _ = stop.send(true);
-    })
-    .await
+    listener::run(listener, router, shutdown, stop).await
+}
+
+/// Raises this process's soft open-file limit to its hard limit; the limit in force after.
+pub fn raise_open_file_limit() -> u64 {
+    nofile::raise()
 }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::IntoResponse;
 use axum::routing::{get, MethodRouter};
@@ -17,7 +17,15 @@ use tower_http::timeout::TimeoutLayer;
 use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
-use super::{admin, categories, docs, events, health, inventory, middleware, orders, pets, ui};
+use super::{
+    admin, categories, docs, events, health, inventory, middleware, orders, pets, public_limit, ui,
+};
+
+/// What the UI and the docs may load: only this server's own files (shops are offline),
+/// inline styles (the docs' renderer sets them), `data:` images (icons), and no framing.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Marks every answer of an operation with its `X-Stability`.
 fn stability(level: &'static str, route: MethodRouter<AppState>) -> MethodRouter<AppState> {
@@ -87,17 +95,34 @@ pub fn build(state: AppState) -> Router {
         .route("/events", stability("experimental", get(events::stream)))
         .route_layer(from_fn_with_state(state.clone(), middleware::authenticate));
 
-    let mut app = Router::new()
-        .merge(interface)
+    // Routes with no key: a cheap per-address limit instead of the plans'.
+    let public = Router::new()
         .route("/health", get(health::health))
         .merge(docs::router())
         .merge(ui::router())
         .fallback(|| async {
             ApiError::not_found("there is nothing at this address").into_response()
         })
+        .layer(from_fn(public_limit::limit));
+
+    let mut app = Router::new()
+        .merge(interface)
+        .merge(public)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(from_fn_with_state(state.clone(), middleware::read_body))
-        .layer(from_fn(middleware::track));
+        .layer(from_fn(middleware::track))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ));
     if let Some(cors) = cors(&state.app.settings().cors_origins) {
         app = app.layer(cors);
     }

@@ -34,6 +34,11 @@ impl Caller {
         Self::new(record.id, record.name.clone(), record.role, record.quota())
     }
 
+    /// Whether this is an in-memory key of this process (the desktop window's).
+    pub fn is_session(&self) -> bool {
+        self.key_id == SESSION_KEY_ID
+    }
+
     /// Whether the caller's role includes `role`.
     pub fn may(&self, role: Role) -> bool {
         self.role >= role

@@ -14,6 +14,9 @@ use super::Quota;
 /// Number of shards; a power of two so that a shard is picked with a mask. 64 keeps the chance
 /// that two busy subjects share a lock small on any machine a shop runs, for 4 KiB of maps.
 const SHARDS: usize = 64;
+/// Most subjects one shard remembers (so at most 64 Ki subjects in all). Keys are few; this
+/// bounds the addresses of keyless callers, however many a caller can make up.
+const MAX_PER_SHARD: usize = 1024;
 
 /// Who is counted: an API key by id, or, for requests without a valid key, the client address.
 #[derive(Clone, Copy, Hash, Eq, PartialEq, Debug)]
@@ -171,6 +174,9 @@ impl Limiter {
         // otherwise move the minute back and lose the newer count.
         let now = self.clock.now();
         let (minute, day) = (minute_start(now), day_start(now));
+        if map.len() >= MAX_PER_SHARD && !map.contains_key(subject) {
+            self.make_room(&mut map, now);
+        }
         let entry = map.entry(*subject).or_default();
 
         if let Some(until) = entry.ban.banned_until(now) {
@@ -276,6 +282,27 @@ impl Limiter {
         }
     }
 
+    /// Frees a place in a full shard: first the subjects with nothing to remember, then (a
+    /// flood of made-up addresses) the address that made the fewest requests today and is
+    /// not banned.
+    fn make_room(&self, map: &mut Map, now: i64) {
+        map.retain(|_, entry| !entry.is_idle(&self.policy, now));
+        if map.len() < MAX_PER_SHARD {
+            return;
+        }
+        let today = day_start(now);
+        let victim = map
+            .iter()
+            .filter(|(subject, entry)| {
+                matches!(subject, Subject::Addr(_)) && entry.ban.banned_until(now).is_none()
+            })
+            .min_by_key(|(_, entry)| entry.day.current(today).map_or(0, |(_, count)| count))
+            .map(|(subject, _)| *subject);
+        if let Some(victim) = victim {
+            map.remove(&victim);
+        }
+    }
+
     /// How many subjects are remembered (for metrics and tests).
     pub fn tracked(&self) -> usize {
         self.shards.iter().map(|shard| lock(shard).len()).sum()
@@ -315,6 +342,26 @@ fn lock(shard: &Shard) -> MutexGuard<'_, Map> {
 mod tests {
     use super::super::TestClock;
     use super::*;
+
+    #[test]
+    fn a_flood_of_made_up_addresses_is_remembered_only_up_to_a_bound() {
+        let limiter = Limiter::new(
+            BanPolicy::default(),
+            Arc::new(TestClock::new(1_795_305_600)),
+        );
+        let quota = Quota {
+            per_minute: 60,
+            per_day: 1000,
+        };
+        for i in 0..(SHARDS * MAX_PER_SHARD * 2) as u128 {
+            let addr = IpAddr::from(std::net::Ipv6Addr::from(
+                (0x2001_0db8_u128 << 96) | (i << 64),
+            ));
+            assert!(limiter.check(&Subject::Addr(addr), quota).is_allowed());
+        }
+        assert!(limiter.tracked() <= SHARDS * MAX_PER_SHARD);
+        assert!(limiter.check(&Subject::Key(1), quota).is_allowed());
+    }
 
     #[test]
     fn a_shard_poisoned_by_a_panic_keeps_working() {

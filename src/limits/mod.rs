@@ -36,6 +36,7 @@
 //! count still matters.
 
 mod ban;
+mod client;
 mod clock;
 mod headers;
 mod limiter;
@@ -46,6 +47,7 @@ mod window;
 mod tests;
 
 pub use ban::BanPolicy;
+pub use client::client_net;
 pub use clock::{Clock, SystemClock, TestClock};
 pub use headers::{policy_header, ratelimit_header};
 pub use limiter::{Decision, Limiter, Subject};

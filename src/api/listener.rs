@@ -1,0 +1,240 @@
+//! The accept loop: connections admitted by [`Registry`], served by hyper, watched by a
+//! watchdog, and all closed within [`SHUTDOWN_GRACE`] of the shutdown signal.
+//!
+//! A connection's watchdog closes it when it sends no request for [`IDLE_TIMEOUT`], takes
+//! longer than [`HEADER_TIMEOUT`] to send a request's headers, or leaves an answer unread for
+//! [`WRITE_TIMEOUT`] (an event stream nobody reads included). On shutdown, idle connections
+//! close at once, requests in flight get [`SHUTDOWN_GRACE`] to finish, and whatever is left is
+//! dropped, so `serve` returns in bounded time whatever the clients do.
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::Router;
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use super::connections::{now_ms, Activity, Registry, Ticket};
+use super::nofile;
+
+/// Longest a client may take to send a request's headers.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest a kept-alive connection may sit with no request.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Longest an answer may wait for the client to read it.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long requests in flight get to finish once shutdown starts.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+/// How often a connection's watchdog looks at it.
+const WATCH_EVERY: Duration = Duration::from_millis(500);
+
+/// Serves `router` on `listener` until `shutdown` completes; then closes every connection
+/// within [`SHUTDOWN_GRACE`] and returns. `stop` is set to `true` when shutdown starts.
+pub async fn run(
+    listener: TcpListener,
+    router: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    stop: watch::Sender<bool>,
+) -> io::Result<()> {
+    let registry = Registry::new(nofile::connection_cap(), nofile::per_client_cap());
+    tracing::debug!(
+        connections = registry.cap(),
+        per_client = registry.per_client_cap(),
+        "connection caps"
+    );
+    let mut connections = JoinSet::new();
+    let stopping = stop.subscribe();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let Some(ticket) = registry.admit(peer.ip()) else {
+                        // No room and nothing idle to close: refuse unread, at once.
+                        drop(stream);
+                        continue;
+                    };
+                    let _ = stream.set_nodelay(true);
+                    connections.spawn(serve_connection(
+                        stream,
+                        peer,
+                        router.clone(),
+                        ticket,
+                        stopping.clone(),
+                    ));
+                }
+                Err(err) => {
+                    // Out of descriptors: close the stalest idle connection, and let the
+                    // backlog wait a moment rather than spin.
+                    if is_out_of_files(&err) {
+                        registry.shed_one();
+                    }
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            },
+        }
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+    while !connections.is_empty() {
+        if tokio::time::timeout_at(deadline, connections.join_next())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                left = connections.len(),
+                "connections still open after the grace period are dropped"
+            );
+            connections.shutdown().await;
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn is_out_of_files(err: &io::Error) -> bool {
+    matches!(err.raw_os_error(), Some(24 | 23))
+}
+
+async fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    ticket: Ticket,
+    mut stopping: watch::Receiver<bool>,
+) {
+    let activity = ticket.activity.clone();
+    let io = TokioIo::new(Watched {
+        inner: stream,
+        activity: activity.clone(),
+    });
+    let request_activity = activity.clone();
+    let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+        let router = router.clone();
+        let guard = request_activity.begin_request();
+        req.extensions_mut().insert(ConnectInfo(peer));
+        async move {
+            let response = tower::ServiceExt::oneshot(router, req).await;
+            // The request stays in flight until its body is sent (or dropped).
+            response.map(|r| {
+                r.map(|body| {
+                    Body::new(body.map_frame(move |frame| {
+                        let _ = &guard;
+                        frame
+                    }))
+                })
+            })
+        }
+    });
+    let connection = hyper::server::conn::http1::Builder::new()
+        .keep_alive(true)
+        .serve_connection(io, service);
+    tokio::pin!(connection);
+    let mut watch = tokio::time::interval(WATCH_EVERY);
+    watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut shutting_down = *stopping.borrow();
+    if shutting_down {
+        return;
+    }
+    loop {
+        tokio::select! {
+            _ = connection.as_mut() => return,
+            () = ticket.close.notified() => return,
+            changed = stopping.changed(), if !shutting_down => {
+                if changed.is_err() || *stopping.borrow() {
+                    shutting_down = true;
+                    if activity.is_idle() {
+                        return;
+                    }
+                    connection.as_mut().graceful_shutdown();
+                }
+            }
+            _ = watch.tick() => {
+                if overdue(&activity) || (shutting_down && activity.is_idle()) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Whether the connection has waited past one of its timeouts.
+fn overdue(activity: &Activity) -> bool {
+    let past = |waited: Option<u64>, limit: Duration| {
+        waited.is_some_and(|ms| u128::from(ms) > limit.as_millis())
+    };
+    let (idle, half_sent, write_blocked) = activity.waits(now_ms());
+    past(idle, IDLE_TIMEOUT)
+        || past(half_sent, HEADER_TIMEOUT)
+        || past(write_blocked, WRITE_TIMEOUT)
+}
+
+/// A TCP stream that tells its [`Activity`] when bytes arrive and when writes must wait.
+struct Watched {
+    inner: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.activity.read_some();
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.activity.write_blocked(polled.is_pending());
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.activity.write_blocked(polled.is_pending());
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
