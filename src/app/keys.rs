@@ -123,3 +123,37 @@ impl Keys {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Barrier};
+
+    use super::*;
+
+    #[test]
+    fn programs_starting_at_once_on_a_new_store_make_one_first_admin_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite");
+        let barrier = Arc::new(Barrier::new(4));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (path, barrier) = (path.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    let store = Store::open(&path).unwrap();
+                    let shown = ensure_first_admin(&store, None).unwrap();
+                    (store, shown)
+                })
+            })
+            .collect();
+        let started: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        let shown = started.iter().filter(|(_, s)| s.is_some()).count();
+        assert_eq!(shown, 1, "one start shows the new admin key");
+        let keys = started[0].0.keys().list().wait().unwrap();
+        assert_eq!(keys.len(), 1, "{keys:?}");
+        assert_eq!(keys[0].role, Role::Admin);
+        for (store, _) in started {
+            store.close();
+        }
+    }
+}

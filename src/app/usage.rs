@@ -128,3 +128,48 @@ fn parse_subject(raw: &str) -> Option<Subject> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::Keyring;
+    use crate::limits::{Quota, TestClock};
+
+    #[test]
+    fn two_programs_saving_usage_of_one_store_add_their_counts_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite");
+        let (a, b) = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
+        let clock = Arc::new(TestClock::new(1_800_000_000));
+        let quota = Quota {
+            per_minute: 1000,
+            per_day: 1000,
+        };
+        let ua = Usage::load(&a, BanPolicy::default(), clock.clone()).unwrap();
+        let ub = Usage::load(&b, BanPolicy::default(), clock.clone()).unwrap();
+        let subject = Subject::Key(7);
+        let keyring = Keyring::default();
+        for _ in 0..3 {
+            ua.limiter().check(&subject, quota);
+        }
+        ua.save(&a, &keyring).unwrap();
+        for _ in 0..5 {
+            ub.limiter().check(&subject, quota);
+        }
+        ub.save(&b, &keyring).unwrap();
+        // Saving again with nothing new adds nothing.
+        ua.save(&a, &keyring).unwrap();
+        for _ in 0..2 {
+            ua.limiter().check(&subject, quota);
+        }
+        ua.save(&a, &keyring).unwrap();
+        let today = crate::limits::day_start(clock.now());
+        let saved = a.usage().load(today).wait().unwrap();
+        assert_eq!(saved, vec![("key:7".to_owned(), today, 10)]);
+        // A program started now begins from the sum.
+        let restarted = Usage::load(&b, BanPolicy::default(), clock).unwrap();
+        assert_eq!(restarted.limiter().peek(&subject, quota).day.used, 10);
+        a.close();
+        b.close();
+    }
+}

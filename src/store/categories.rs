@@ -1,4 +1,6 @@
-//! Queries and changes of categories. Names are unique, compared case-insensitively.
+//! Queries and changes of categories. Names are unique, compared case-insensitively: the
+//! `UNIQUE` index on the folded name decides, and its refusal is `duplicate_name` (there is
+//! no check-then-insert for two writers to race through).
 
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -65,19 +67,7 @@ fn list(conn: &Connection, query: &CategoryQuery) -> Result<Paged<Category>> {
     )
 }
 
-fn ensure_unique(conn: &Connection, name: &str, except: Option<i64>) -> Result<()> {
-    let holder: Option<i64> = conn
-        .prepare_cached("SELECT id FROM categories WHERE name_fold = ?1")?
-        .query_row([text::fold(name)], |row| row.get(0))
-        .optional()?;
-    match holder {
-        Some(id) if Some(id) != except => Err(DomainError::DuplicateName(name.to_owned()).into()),
-        _ => Ok(()),
-    }
-}
-
 fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
-    ensure_unique(tx, &new.name, None)?;
     let inserted = tx
         .prepare_cached(
             "INSERT INTO categories (name, name_fold, description) VALUES (?1, ?2, ?3)",
@@ -107,7 +97,6 @@ fn patch(tx: &mut Tx<'_>, id: i64, patch: CategoryPatch, pre: &Precondition) -> 
 }
 
 fn write(tx: &mut Tx<'_>, current: Category, new: NewCategory) -> Result<Category> {
-    ensure_unique(tx, &new.name, Some(current.id))?;
     let category = Category {
         id: current.id,
         name: new.name,

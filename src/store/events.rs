@@ -1,4 +1,11 @@
 //! The change events kept in the database, so a subscriber can resume where it left off.
+//!
+//! Ids are in commit order by construction: an event's id is given by `INSERT` inside the
+//! writer's transaction, which holds the database's one write lock from `BEGIN IMMEDIATE`
+//! to `COMMIT` (in this program and in any other writing the same file). So an event with a
+//! higher id never commits before one with a lower id, and a follower asking only for "after
+//! the last id I saw" misses nothing. An engine without that lock must hand ids out at
+//! commit instead; `store::tests` holds the follower test for it.
 
 use rusqlite::{params, Connection};
 

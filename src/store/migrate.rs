@@ -19,6 +19,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
 ];
 
+/// The newest schema version this program knows.
+pub fn newest() -> i64 {
+    MIGRATIONS.last().map_or(0, |m| m.0)
+}
+
 /// Brings the database up to the newest schema. Refuses a database written by a newer
 /// version of the program rather than guessing at it.
 pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
@@ -35,7 +40,7 @@ pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
         [],
         |row| row.get(0),
     )?;
-    let newest = MIGRATIONS.last().map_or(0, |m| m.0);
+    let newest = newest();
     if current > newest {
         return Err(StoreError::Internal(format!(
             "the store's schema is version {current}, newer than this program knows ({newest}); use a newer petstore"

@@ -37,6 +37,8 @@ pub mod orders;
 pub mod pets;
 mod readers;
 mod sql;
+#[cfg(test)]
+mod tests;
 pub mod usage;
 mod writer;
 
