@@ -38,6 +38,28 @@ let waiters = 0;
 /** @type {() => void} */
 let onChanged = () => {};
 
+/**
+ * Whether the rate limits let this device through: `throttled` while a 429 is waited out or
+ * was the last answer, `blocked` while the key (or address) is banned, until `untilMs`.
+ * @typedef {{ state: 'ok' | 'throttled' | 'blocked', untilMs?: number }} LimitState
+ */
+/** @type {LimitState} */
+let limitState = { state: 'ok' };
+/** @type {(s: LimitState) => void} */
+let onLimit = () => {};
+
+/** Called whenever the limit state changes (the Live light shows it). */
+export function setLimitHandler(/** @type {(s: LimitState) => void} */ fn) {
+  onLimit = fn;
+}
+
+/** @param {LimitState} next */
+function setLimit(next) {
+  if (next.state === limitState.state && next.untilMs === limitState.untilMs) return;
+  limitState = next;
+  onLimit(next);
+}
+
 /** Called after every successful change (not GET): the open page refreshes even without events. */
 export function setChangeHandler(/** @type {() => void} */ fn) {
   onChanged = fn;
@@ -103,11 +125,17 @@ export async function request(method, path, opts = {}) {
       throw new ApiError(0, 'network', 'The server cannot be reached. Check that it is running and that this device is on the shop network.');
     }
     if (res.ok) {
+      if (limitState.state !== 'ok' && !opts.key) setLimit({ state: 'ok' });
       if (method !== 'GET') onChanged();
       const data = res.status === 204 ? null : await res.json().catch(() => null);
       return { data, status: res.status, headers: res.headers };
     }
     const err = await decodeError(res);
+    if (res.status === 429 && !opts.key) {
+      setLimit(err.code === 'temporarily_banned'
+        ? { state: 'blocked', untilMs: Date.now() + (err.retryAfterMs ?? 0) }
+        : { state: 'throttled' });
+    }
     if (res.status === 429 && attempt < MAX_RETRIES) {
       const wait = retryDelay(attempt, err.retryAfterMs);
       if (wait <= MAX_WAIT_MS) {

@@ -6,10 +6,14 @@ import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { connectEvents } from './events.js';
 import { notify, notifyError } from './notify.js';
+import { explain } from './messages.js';
 import { startRouter } from './router.js';
-import { loadSession, rememberKey, forgetKey, checkKey, isAdmin } from './session.js';
+import { loadSession, rememberKey, forgetKey, checkKey, roleOf } from './session.js';
+import { makeRefresher, roleCan, watched } from './refresh.js';
 import { renderSignIn } from './pages/signin.js';
 import { pawMark } from './widgets.js';
+import { skeleton, errorPanel } from './states.js';
+import { invalidateCategories } from './lookups.js';
 import * as pets from './pages/pets.js';
 import * as categories from './pages/categories.js';
 import * as inventory from './pages/inventory.js';
@@ -18,19 +22,11 @@ import * as keys from './pages/keys.js';
 import * as network from './pages/network.js';
 
 /**
- * @typedef {object} PageContext
- * @property {boolean} admin
- *
- * @typedef {object} PageView
- * @property {HTMLElement} el
- * @property {() => Promise<void>} refresh  re-fetch and redraw what the page shows
- * @property {() => void} [focus]           where the keyboard starts on this page
- *
- * @typedef {object} PageModule
- * @property {string} title
- * @property {string[]} watches   event type prefixes that change this page
- * @property {number} [pollMs]
- * @property {(ctx: PageContext) => PageView} mount
+ * @typedef {import('./refresh.js').PageModule} PageModule
+ * @typedef {import('./refresh.js').PageView} PageView
+ * @typedef {import('./refresh.js').PageContext} PageContext
+ * @typedef {import('./refresh.js').Refresher} Refresher
+ * @typedef {import('./types.js').Role} Role
  */
 
 /** @type {Record<string, PageModule>} */
@@ -81,15 +77,20 @@ function showFatal(message) {
 /**
  * @param {string} key
  * @param {boolean} desktop
+ * @param {Role} [knownRole]  a name-and-PIN session says its role; a key is probed
  */
-async function start(key, desktop) {
+async function start(key, desktop, knownRole) {
   api.setKey(key);
-  let admin = false;
-  try {
-    admin = await isAdmin(key);
-  } catch (err) {
-    notifyError(err);
+  /** @type {Role} */
+  let role = knownRole ?? 'readonly';
+  if (!knownRole) {
+    try {
+      role = await roleOf(key);
+    } catch (err) {
+      notifyError(err);
+    }
   }
+  const admin = role === 'admin';
   const names = Object.keys(PAGES).filter((n) => (n !== 'keys' || admin) && (n !== 'network' || (desktop && network.available())));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
@@ -109,25 +110,51 @@ async function start(key, desktop) {
   let current = null;
   let pollTimer = 0;
 
+  // The Live light says more than "connected": whether this device's requests are being
+  // slowed down or refused by the rate limits, since a stream can be open while every click fails.
+  /** @type {'connecting' | 'live' | 'reconnecting' | 'stopped'} */
+  let stream = 'connecting';
+  /** @type {import('./api.js').LimitState} */
+  let limit = { state: 'ok' };
+  const drawLive = () => {
+    const st = limit.state === 'blocked' ? 'blocked' : limit.state === 'throttled' ? 'throttled' : stream;
+    live.dataset.state = st;
+    /** @type {HTMLElement} */ (live.querySelector('.live-text')).textContent =
+      st === 'blocked' ? 'Blocked' : st === 'throttled' ? 'Slowed down'
+        : st === 'live' ? 'Live' : st === 'connecting' ? 'Connecting…' : st === 'reconnecting' ? 'Reconnecting…' : 'Offline';
+    live.title = st === 'blocked' ? explain({ status: 429, code: 'temporarily_banned', message: '', retryAfterMs: limit.untilMs ?? null })
+      : st === 'throttled' ? 'This device is making too many requests for its plan; a manager can raise its plan on the Keys page.' : '';
+    document.body.dataset.live = st;
+  };
+  api.setLimitHandler((s) => { limit = s; drawLive(); });
+
   api.setWaitingHandler((ms) => {
     waiting.hidden = ms === null;
-    if (ms !== null) waiting.textContent = `The server asked us to slow down. Trying again in ${Math.ceil(ms / 1000)} s…`;
+    if (ms !== null) waiting.textContent = `The server asked this device to slow down. Trying again in ${Math.ceil(ms / 1000)} s… If this keeps happening, a manager can raise this device's plan on the Keys page.`;
   });
   api.setUnauthorizedHandler(() => stopSession('revoked'));
-  api.setChangeHandler(() => current?.refresher.soon());
+  // Our own change also arrives as an event; re-fetch on the answer only while no stream is open.
+  api.setChangeHandler(() => { if (stream !== 'live') current?.refresher.soon(); });
+
+  /** @type {PageContext} */
+  const ctx = {
+    role,
+    admin,
+    can: (action) => roleCan(role, action),
+    refresh: () => current?.refresher.now() ?? Promise.resolve(),
+    isOwnKey: (prefix) => prefix.length > 0 && key.startsWith(prefix),
+  };
 
   /** @param {string} name */
   function show(name) {
     window.clearInterval(pollTimer);
     current?.refresher.stop();
     const mod = PAGES[name];
-    const view = mod.mount({ admin });
-    const refresher = makeRefresher(view);
-    // The page's own calls (a filter changed) go through the refresher too: one at a time,
-    // errors shown in words.
-    view.refresh = refresher.now;
+    const view = mod.mount(ctx);
+    const refresher = makeRefresher(() => loadView(view), { onError: () => {} });
     current = { name, mod, view, refresher };
     replace(main, view.el);
+    if (view.results && view.results.childElementCount === 0) replace(view.results, skeleton());
     document.title = `${mod.title} — Petstore`;
     for (const a of nav.querySelectorAll('a')) {
       if (a.dataset.page === name) a.setAttribute('aria-current', 'page');
@@ -145,18 +172,49 @@ async function start(key, desktop) {
     if (mod.pollMs) pollTimer = window.setInterval(() => { if (!document.hidden) refresher.soon(); }, mod.pollMs);
   }
 
+  /**
+   * One load of a page, with its states: busy while it runs, an error panel with "Try again"
+   * in place of the list when it fails (not an empty list), and keyboard focus kept on the
+   * same control across the redraw.
+   * @param {PageView} view
+   */
+  async function loadView(view) {
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusKey = active && view.el.contains(active) ? active.dataset.focusKey : undefined;
+    view.el.setAttribute('aria-busy', 'true');
+    try {
+      await view.load();
+      view.el.querySelector(':scope > .error-panel')?.remove();
+    } catch (err) {
+      if (!(err instanceof api.ApiError && err.status === 401)) showLoadError(view, err);
+    } finally {
+      view.el.setAttribute('aria-busy', 'false');
+    }
+    if (focusKey && (!document.activeElement || document.activeElement === document.body)) {
+      /** @type {HTMLElement | null} */ (view.el.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`))?.focus();
+    }
+  }
+
+  /** @param {PageView} view @param {unknown} err */
+  function showLoadError(view, err) {
+    const panel = errorPanel(explain(err), () => current?.refresher.now());
+    const where = view.results ?? view.el;
+    view.el.querySelector(':scope > .error-panel')?.remove();
+    // Still showing the skeleton: the list never came, so the panel takes its place.
+    if (where.querySelector('.skeleton')) replace(where, panel);
+    else where.before(panel);
+  }
+
   const events = connectEvents({
     key,
-    onStatus: (st) => {
-      live.dataset.state = st;
-      /** @type {HTMLElement} */ (live.querySelector('.live-text')).textContent =
-        st === 'live' ? 'Live' : st === 'connecting' ? 'Connecting…' : st === 'reconnecting' ? 'Reconnecting…' : 'Offline';
-      document.body.dataset.live = st;
-    },
+    onStatus: (st) => { stream = st; drawLive(); },
     onEvent: (ev) => {
-      if (current && current.mod.watches.some((p) => ev.type.startsWith(p))) current.refresher.soon();
+      if (ev.type.startsWith('category.')) invalidateCategories();
+      if (!current || !watched(current.mod.watches, ev)) return;
+      if (current.view.affects && !current.view.affects(ev)) return;
+      current.refresher.soon();
     },
-    onReconnected: () => current?.refresher.soon(),
+    onReconnected: () => { invalidateCategories(); current?.refresher.soon(); },
     onUnauthorized: () => stopSession('revoked'),
   });
 
@@ -187,6 +245,7 @@ async function start(key, desktop) {
     window.clearInterval(pollTimer);
     document.removeEventListener('keydown', onKey);
     api.setKey(null);
+    api.setLimitHandler(() => {});
     for (const d of document.querySelectorAll('dialog')) d.remove();
     if (desktop) return showFatal('The key of this window is no longer valid. Restart Petstore.');
     forgetKey();
@@ -195,67 +254,6 @@ async function start(key, desktop) {
     if (why === 'signed-out') notify('Signed out.', 'ok');
   }
   session = { stop: () => stopSession('signed-out') };
-}
-
-/**
- * @typedef {{ now: () => Promise<void>, soon: () => void, stop: () => void }} Refresher
- */
-
-/**
- * Coalesce refreshes: at most one runs at a time, a request during a run queues exactly one
- * more, and `soon()` batches a burst of events into one fetch (well within a second). Keyboard
- * focus stays on the same control across a redraw.
- * @param {PageView} view
- * @returns {Refresher}
- */
-function makeRefresher(view) {
-  const load = view.refresh.bind(view);
-  let running = /** @type {Promise<void> | null} */ (null);
-  let again = false;
-  let timer = 0;
-  let failedOnce = false;
-  let stopped = false;
-  const run = async () => {
-    do {
-      again = false;
-      const active = /** @type {HTMLElement | null} */ (document.activeElement);
-      const focusKey = active && view.el.contains(active) ? active.dataset.focusKey : undefined;
-      view.el.setAttribute('aria-busy', 'true');
-      try {
-        await load();
-        failedOnce = false;
-      } catch (err) {
-        // One message per run of failures, not one per event; a lost session says so itself.
-        if (!failedOnce && !stopped && !(err instanceof api.ApiError && err.status === 401)) notifyError(err);
-        failedOnce = true;
-      } finally {
-        view.el.setAttribute('aria-busy', 'false');
-      }
-      if (focusKey && (!document.activeElement || document.activeElement === document.body)) {
-        /** @type {HTMLElement | null} */ (view.el.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`))?.focus();
-      }
-    } while (again && !stopped);
-  };
-  const now = () => {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = run().finally(() => { running = null; });
-    return running;
-  };
-  return {
-    now,
-    soon() {
-      if (timer) return;
-      timer = window.setTimeout(() => { timer = 0; now(); }, 100);
-    },
-    stop() {
-      stopped = true;
-      window.clearTimeout(timer);
-    },
-  };
 }
 
 boot();

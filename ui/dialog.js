@@ -4,6 +4,7 @@
 //! names.
 
 import { h, append } from './dom.js';
+import { explain, fieldOf } from './messages.js';
 
 /**
  * @typedef {import('./dom.js').Child} Child
@@ -16,6 +17,7 @@ import { h, append } from './dom.js';
  * @property {'narrow' | 'wide'} [size]
  * @property {(form: HTMLFormElement) => Promise<unknown>} [onSubmit]  throw to keep it open
  * @property {() => void} [onClose]
+ * @property {import('./messages.js').ErrorContext} [context]  what a failure is about, for its message
  */
 
 /**
@@ -48,6 +50,16 @@ export function openDialog(o) {
     o.onClose?.();
   });
   cancel.addEventListener('click', close);
+  // Enter on a select submits (as in a text field) instead of opening its list; Ctrl+Enter
+  // submits from a textarea, where Enter is a new line.
+  form.addEventListener('keydown', (e) => {
+    const t = /** @type {HTMLElement} */ (e.target);
+    if (e.key !== 'Enter' || e.isComposing || !submit) return;
+    if (t instanceof HTMLSelectElement || (t instanceof HTMLTextAreaElement && (e.ctrlKey || e.metaKey))) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -65,7 +77,8 @@ export function openDialog(o) {
       await o.onSubmit(form);
       close();
     } catch (err) {
-      showError(form, errorBox, err instanceof Error ? err.message : String(err));
+      // A second look asked for (an unlikely count): the dialog shows its own question.
+      if (!(err instanceof Error && err.name === 'Confirmation')) showError(form, errorBox, err, o.context ?? {});
     } finally {
       submit.disabled = false;
       submit.textContent = label;
@@ -81,20 +94,22 @@ export function openDialog(o) {
 }
 
 /**
- * Show a message in the dialog; mark and focus the field it names, if any.
+ * Show a failure in plain words in the dialog; mark and focus the field it names, if any.
  * @param {HTMLFormElement} form
  * @param {HTMLElement} box
- * @param {string} message
+ * @param {unknown} err
+ * @param {import('./messages.js').ErrorContext} context
  */
-function showError(form, box, message) {
-  box.textContent = message;
+function showError(form, box, err, context) {
+  box.textContent = explain(err, context);
   box.hidden = false;
-  const lower = message.toLowerCase();
+  const raw = err instanceof Error ? err.message : String(err);
+  const field = fieldOf(raw)?.toLowerCase() ?? null;
   /** @type {HTMLElement | null} */
   let named = null;
   for (const el of form.querySelectorAll('input[name], select[name], textarea[name]')) {
     const name = /** @type {HTMLInputElement} */ (el).name.toLowerCase();
-    if (new RegExp(`\\b${name}\\b`).test(lower)) {
+    if (name === field || new RegExp(`\\b${name}\\b`).test(raw.toLowerCase())) {
       el.setAttribute('aria-invalid', 'true');
       named ??= /** @type {HTMLElement} */ (el);
     }
@@ -108,13 +123,18 @@ function showError(form, box, message) {
  * @param {string} o.title
  * @param {string} o.message
  * @param {string} o.confirmLabel
+ * @param {string} [o.cancelLabel]  say what "no" keeps ("Keep order"), never a bare "Cancel" beside "Cancel order"
  * @param {() => Promise<unknown>} o.onConfirm
+ * @param {import('./messages.js').ErrorContext} [o.context]
+ * @param {import('./dom.js').Child[]} [o.extra]
  */
 export function confirmAction(o) {
   return openDialog({
     title: o.title,
-    body: [h('p', {}, o.message)],
+    body: [h('p', {}, o.message), ...(o.extra ?? [])],
     submitLabel: o.confirmLabel,
+    cancelLabel: o.cancelLabel,
+    context: o.context,
     danger: true,
     size: 'narrow',
     onSubmit: () => o.onConfirm(),

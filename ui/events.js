@@ -11,7 +11,7 @@ const SILENCE_MS = 45_000;
 
 /**
  * @typedef {'connecting' | 'live' | 'reconnecting' | 'stopped'} LiveStatus
- * @typedef {{ type: string, at?: string, data?: any }} StoreEvent
+ * @typedef {import('./types.js').StoreEvent} StoreEvent
  */
 
 /**

@@ -53,3 +53,22 @@ export function signed(delta) {
 export function plural(n, one, many = one + 's') {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/**
+ * Fold text for matching: lower case, accents removed.
+ * @param {string} s
+ */
+export function fold(s) {
+  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLocaleLowerCase();
+}
+
+/**
+ * Whether every word of `query` appears, in any order, in one of `fields` (the same rule the
+ * server's search uses).
+ * @param {string} query
+ * @param {string[]} fields
+ */
+export function matchesWords(query, fields) {
+  const hay = fields.map(fold);
+  return fold(query).split(/\s+/).filter(Boolean).every((w) => hay.some((f) => f.includes(w)));
+}

@@ -1,13 +1,16 @@
-//! Short messages at the bottom of the screen: errors stay until dismissed or replaced,
-//! confirmations fade after a few seconds. The region is aria-live so screen readers say them.
+//! Short messages at the bottom of the screen: confirmations fade after a few seconds, errors
+//! stay until dismissed or replaced, and a message may carry one action ("Undo"). A message
+//! with a `group` replaces the previous one of that group, so three +1 clicks leave one toast.
+//! The region is aria-live so screen readers say them.
 
 import { h } from './dom.js';
+import { explain } from './messages.js';
 
 /** @type {HTMLElement | null} */
 let region = null;
 
 function ensureRegion() {
-  if (!region) {
+  if (!region || !region.isConnected) {
     region = h('div', { class: 'toasts', role: 'status', 'aria-live': 'polite' });
     document.body.append(region);
   }
@@ -15,20 +18,45 @@ function ensureRegion() {
 }
 
 /**
+ * @typedef {object} NotifyOptions
+ * @property {string} [group]     replaces the previous message of the same group
+ * @property {number} [ms]        how long it stays (default 4 s, errors until dismissed)
+ * @property {{ label: string, run: () => void }} [action]  one button, e.g. Undo
+ * @property {() => void} [onExpire]  called when it goes by itself (not when acted on)
+ */
+
+/**
  * @param {string} message
  * @param {'error' | 'ok' | 'info'} [kind]
+ * @param {NotifyOptions} [o]
+ * @returns {{ el: HTMLElement, dismiss: () => void }}
  */
-export function notify(message, kind = 'info') {
+export function notify(message, kind = 'info', o = {}) {
   const box = ensureRegion();
+  if (o.group) for (const old of box.querySelectorAll(`[data-group="${CSS.escape(o.group)}"]`)) old.remove();
   const close = h('button', { class: 'toast-close', type: 'button', 'aria-label': 'Dismiss message' }, '×');
-  const el = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : null }, h('span', {}, message), close);
-  close.addEventListener('click', () => el.remove());
+  const el = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : null, 'data-group': o.group ?? null },
+    h('span', {}, message));
+  let timer = 0;
+  const dismiss = () => { window.clearTimeout(timer); el.remove(); };
+  if (o.action) {
+    const act = o.action;
+    el.append(h('button', { type: 'button', class: 'btn toast-action', onclick: () => { dismiss(); act.run(); } }, act.label));
+  }
+  el.append(close);
+  close.addEventListener('click', dismiss);
   box.append(el);
   while (box.children.length > 3) box.firstElementChild?.remove();
-  setTimeout(() => el.remove(), kind === 'error' ? 15_000 : 4_000);
+  const ms = o.ms ?? (kind === 'error' ? 0 : 4_000);
+  if (ms > 0) timer = window.setTimeout(() => { el.remove(); o.onExpire?.(); }, ms);
+  return { el, dismiss };
 }
 
-/** Show an error from a failed call. @param {unknown} err */
-export function notifyError(err) {
-  notify(err instanceof Error ? err.message : String(err), 'error');
+/**
+ * Show an error from a failed call, in plain words.
+ * @param {unknown} err
+ * @param {import('./messages.js').ErrorContext} [ctx]
+ */
+export function notifyError(err, ctx) {
+  notify(explain(err, ctx), 'error', { group: 'error' });
 }

@@ -63,14 +63,16 @@ export function statusBadge(status) {
 }
 
 /**
- * The stock figure, coloured when low.
+ * The stock figure: red at 0, amber when low (by the one rule in stock.js), with the reason
+ * in words for screen readers and a tooltip.
  * @param {number | undefined} qty
- * @param {number} [low]
+ * @param {boolean} [low]
  */
-export function stockFigure(qty, low = 3) {
+export function stockFigure(qty, low = false) {
   if (qty === undefined) return h('span', { class: 'stock stock-unknown' }, '—');
-  const cls = qty === 0 ? 'stock stock-out' : qty < low ? 'stock stock-low' : 'stock';
-  return h('span', { class: cls }, String(qty));
+  if (qty === 0) return h('span', { class: 'stock stock-out', title: 'Out of stock' }, '0', srOnly(', out of stock'));
+  if (low) return h('span', { class: 'stock stock-low', title: 'At or below its reorder point' }, String(qty), srOnly(', low'));
+  return h('span', { class: 'stock' }, String(qty));
 }
 
 /**
@@ -93,13 +95,14 @@ export function srOnly(text) {
  * @param {string} key
  * @param {string} current  the current sort value
  * @param {(sort: string) => void} onSort
+ * @param {string} [cls]  a class for the header cell (num: right-aligned)
  */
-export function sortHeader(label, key, current, onSort) {
+export function sortHeader(label, key, current, onSort, cls) {
   const dir = current === key ? 'ascending' : current === `-${key}` ? 'descending' : 'none';
   const arrow = dir === 'ascending' ? ' ▲' : dir === 'descending' ? ' ▼' : '';
   return h(
     'th',
-    { scope: 'col', 'aria-sort': dir },
+    { scope: 'col', 'aria-sort': dir, class: cls ?? null },
     h('button', {
       type: 'button', class: 'th-sort', 'data-focus-key': `sort-${key}`,
       onclick: () => onSort(dir === 'ascending' ? `-${key}` : key),

@@ -6,7 +6,8 @@
 #   PETSTORE_BIN=path tests/ui/run.sh  tests another build
 #   CHROMIUM=path tests/ui/run.sh      another Chromium (default /usr/bin/chromium)
 #
-# Screenshots of each page at 1280×800 are written to tests/ui/screenshots/.
+# First the UI's JSDoc types are checked (tsc --checkJs --noEmit, tsconfig.ui.json; no build
+# step). Screenshots of each page at 1280×800 are written to tests/ui/screenshots/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -37,5 +38,7 @@ if [ -f package-lock.json ]; then
 else
     npm install --no-audit --no-fund --loglevel=error
 fi
+echo "== type-checking the UI's JSDoc (tsc --checkJs --noEmit over ui/)" >&2
+./node_modules/.bin/tsc -p tsconfig.ui.json --checkJs --noEmit
 rm -rf screenshots
 exec node --test --test-concurrency=1 ./*.test.js

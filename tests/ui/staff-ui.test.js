@@ -135,7 +135,7 @@ describe('the staff UI', () => {
     pet.id = Number(await row.getAttribute('data-pet-id'));
     assert.ok(pet.id > 0);
     assert.match(await row.innerText(), /Dogs/);
-    assert.equal(await row.locator('.stock').innerText(), '0');
+    assert.match(await row.locator('.stock').innerText(), /^0\b/);
   });
 
   step('sets the stock of the new pet', async () => {
@@ -171,7 +171,10 @@ describe('the staff UI', () => {
     const done = page.locator(`#orders-done tr[data-order-id="${orderId}"]`);
     await done.waitFor();
     await done.locator('.badge', { hasText: 'Sold' }).waitFor();
-    await page.locator(`#orders-open tr[data-order-id="${orderId}"]`).waitFor({ state: 'detached' });
+    // Completed here, it keeps its place in the open list, marked done, with no buttons left.
+    const kept = page.locator(`#orders-open tr[data-order-id="${orderId}"]`);
+    await kept.locator('.badge', { hasText: 'Completed' }).waitFor();
+    assert.equal(await kept.getByRole('button').count(), 0);
     const [saved] = await admin.get(`/pets?ids=${pet.id}`);
     assert.equal(saved.status, 'sold');
   });
@@ -195,18 +198,21 @@ describe('the staff UI', () => {
     await dialog().waitFor({ state: 'detached' });
   });
 
-  step("shows the server's message for a bad value and keeps what was typed", async () => {
+  step('asks again about an unlikely count, then says in plain words why the server refused it', async () => {
     await petRow().getByRole('button', { name: `Set count of ${pet.name}` }).click();
     await dialog().getByLabel('Counted quantity').fill('2000000');
     await dialog().getByLabel('Reason (optional)').fill('Miscounted?');
+    await dialog().getByLabel('Counted quantity').press('Enter');
+    await dialog().getByRole('alert').filter({ hasText: 'far from the 5 in stock' }).waitFor();
     const answered = page.waitForResponse((r) => r.url().endsWith(`/store/inventory/${pet.id}`) && r.request().method() === 'PUT');
     await dialog().getByLabel('Counted quantity').press('Enter');
     const res = await answered;
     assert.equal(res.status(), 422);
     const body = await res.json();
-    const alert = dialog().getByRole('alert');
-    await alert.filter({ hasText: body.message }).waitFor();
-    assert.equal((await alert.innerText()).trim(), body.message);
+    const alert = dialog().locator('.form-error');
+    await alert.filter({ hasText: 'Enter a count from 0 to 1,000,000' }).waitFor();
+    assert.doesNotMatch(await alert.innerText(), new RegExp(body.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'not the server\'s developer words');
+    assert.equal(await dialog().getByLabel('Counted quantity').getAttribute('aria-invalid'), 'true');
     assert.equal(await dialog().getByLabel('Counted quantity').inputValue(), '2000000');
     assert.equal(await dialog().getByLabel('Reason (optional)').inputValue(), 'Miscounted?');
     await shot('error-message');
@@ -389,7 +395,8 @@ describe('the staff UI', () => {
     const res = await answered;
     assert.equal(res.status(), 409);
     const body = await res.json();
-    await dialog().getByRole('alert').filter({ hasText: body.message }).waitFor();
+    assert.equal(body.code, 'category_in_use');
+    await dialog().getByRole('alert').filter({ hasText: 'Dogs still has pets. Move them to another category first.' }).waitFor();
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });
     await page.getByRole('rowheader', { name: 'Dogs' }).waitFor();

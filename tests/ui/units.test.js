@@ -75,3 +75,133 @@ describe('retry timing', () => {
     assert.ok(retryDelay(2, null, { random: most }) > 2000);
   });
 });
+
+const { makeRefresher, roleCan } = await load('refresh.js');
+const { explain, fieldOf } = await load('messages.js');
+const { isLow, mismatch, unlikelyCount } = await load('rules.js');
+const { matchesWords } = await load('format.js');
+
+describe('the page refresher', () => {
+  it('turns a burst of events into one load', async () => {
+    let loads = 0;
+    const r = makeRefresher(async () => { loads += 1; }, { quietMs: 20, maxWaitMs: 200 });
+    for (let i = 0; i < 30; i += 1) r.soon();
+    await new Promise((res) => setTimeout(res, 80));
+    assert.equal(loads, 1);
+    r.stop();
+  });
+
+  it('still loads within the longest wait while events keep coming', async () => {
+    let loads = 0;
+    const r = makeRefresher(async () => { loads += 1; }, { quietMs: 30, maxWaitMs: 60 });
+    const started = Date.now();
+    while (Date.now() - started < 150) {
+      r.soon();
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    assert.ok(loads >= 2, `loaded ${loads} times in 150 ms of steady events`);
+    r.stop();
+  });
+
+  it('runs one load at a time and queues exactly one more', async () => {
+    let loads = 0;
+    let inFlight = 0;
+    let most = 0;
+    const r = makeRefresher(async () => {
+      loads += 1;
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((res) => setTimeout(res, 20));
+      inFlight -= 1;
+    });
+    await Promise.all([r.now(), r.now(), r.now(), r.now()]);
+    assert.equal(most, 1);
+    assert.equal(loads, 2);
+  });
+
+  it('reports a failed load and keeps working', async () => {
+    const seen = [];
+    let fail = true;
+    const r = makeRefresher(async () => { if (fail) throw new Error('down'); }, { onError: (e) => seen.push(e.message) });
+    await r.now();
+    fail = false;
+    await r.now();
+    assert.deepEqual(seen, ['down']);
+  });
+
+  it('lets each role do what the server lets it', () => {
+    assert.equal(roleCan('readonly', 'read'), true);
+    assert.equal(roleCan('readonly', 'sell'), false);
+    assert.equal(roleCan('pos', 'sell'), true);
+    assert.equal(roleCan('pos', 'stock'), false);
+    assert.equal(roleCan('staff', 'edit'), true);
+    assert.equal(roleCan('staff', 'admin'), false);
+    assert.equal(roleCan('admin', 'admin'), true);
+  });
+});
+
+describe('messages in plain words', () => {
+  const err = (status, code, message, retryAfterMs = null) => ({ status, code, message, retryAfterMs });
+
+  it('names the pet and the figures for too little stock', () => {
+    assert.equal(explain(err(409, 'insufficient_stock', 'pet 17 has 52 in stock; 500 requested'), { action: 'order', name: 'Goldfish (common)' }),
+      'Only 52 Goldfish (common) in stock.');
+    assert.equal(explain(err(409, 'insufficient_stock', 'pet 19 has 2 in stock; 5 requested'), { action: 'adjust', name: 'Betta (female)' }),
+      'Only 2 Betta (female) in stock, so you can’t remove 5.');
+  });
+
+  it('says what a field needs instead of the parser text', () => {
+    assert.equal(explain(err(400, 'bad_request', 'perMinute: invalid value: integer `-5`, expected u64'), { action: 'key' }),
+      'Requests a minute must be a whole number of at least 1.');
+    assert.equal(explain(err(422, 'validation_failed', 'quantity: must be between 0 and 1000000'), { action: 'set' }),
+      'Enter a count from 0 to 1,000,000, in whole units.');
+    assert.equal(explain(err(422, 'validation_failed', 'name: must not be empty'), { action: 'category' }),
+      'Give the category a name (up to 100 characters).');
+    assert.equal(fieldOf('delta: must be a non-zero integer'), 'delta');
+  });
+
+  it('gives a ban in minutes with the way out', () => {
+    assert.equal(explain(err(429, 'temporarily_banned', 'too many requests over the limit; this caller is banned for 844 more seconds', 844_000)),
+      'This device is blocked for 15 minutes because it made too many requests. A manager can lift the ban on the Keys page.');
+  });
+
+  it('names the category in use and the duplicate', () => {
+    assert.equal(explain(err(409, 'category_in_use', 'category 1 still has pets; move or delete them first'), { action: 'category', name: 'Dogs' }),
+      'Dogs still has pets. Move them to another category first.');
+    assert.equal(explain(err(409, 'duplicate_name', 'a category named "dogs" already exists'), { action: 'category', name: 'Dogs' }),
+      'There is already a category called Dogs.');
+  });
+
+  it('never shows a role error in developer words', () => {
+    const text = explain(err(403, 'forbidden', "this key's role may not do this; it needs the staff role or higher"), { action: 'adjust' });
+    assert.equal(text, 'Your sign-in can’t change stock. Ask a manager.');
+  });
+});
+
+describe('stock rules', () => {
+  it('calls stock low only at or below a reorder point', () => {
+    assert.equal(isLow({ quantity: 0 }), false, 'a sold puppy at 0 with no reorder point is no reorder');
+    assert.equal(isLow({ quantity: 5, reorderPoint: 5 }), true);
+    assert.equal(isLow({ quantity: 6, reorderPoint: 5 }), false);
+  });
+
+  it('finds status and stock that disagree', () => {
+    assert.equal(mismatch('sold', 2), 'sellable-but-blocked');
+    assert.equal(mismatch('available', 0), 'available-but-empty');
+    assert.equal(mismatch(undefined, 0), null);
+    assert.equal(mismatch('available', 3), null);
+  });
+
+  it('asks again about a count far from the old one', () => {
+    assert.equal(unlikelyCount(14, 1430), true);
+    assert.equal(unlikelyCount(14, 30), false);
+    assert.equal(unlikelyCount(0, 400), false);
+    assert.equal(unlikelyCount(0, 500), true);
+  });
+
+  it('matches every word in any order, in any field', () => {
+    assert.equal(matchesWords('puppy beagle', ['Biscuit (Beagle puppy)', 'Dogs']), true);
+    assert.equal(matchesWords('beagle dogs', ['Biscuit (Beagle puppy)', 'Dogs']), true);
+    assert.equal(matchesWords('beagle cats', ['Biscuit (Beagle puppy)', 'Dogs']), false);
+  });
+});

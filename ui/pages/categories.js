@@ -1,4 +1,4 @@
-//! Categories: list (with search), add, edit, delete.
+//! Categories: list (with search), add, edit, delete (hidden from roles that cannot).
 
 import * as api from '../api.js';
 import { h, field, uid, replace } from '../dom.js';
@@ -11,8 +11,9 @@ export const watches = ['category.'];
 
 const state = { q: '', offset: 0, limit: 25 };
 
-/** @param {import('../app.js').PageContext} _ctx */
-export function mount(_ctx) {
+/** @param {import('../refresh.js').PageContext} ctx */
+export function mount(ctx) {
+  const canEdit = ctx.can('edit');
   const search = h('input', { id: 'cat-search', type: 'search', placeholder: 'Name contains…', value: state.q, autocomplete: 'off', 'data-search': true });
   let timer = 0;
   search.addEventListener('input', () => {
@@ -20,27 +21,31 @@ export function mount(_ctx) {
     timer = window.setTimeout(() => {
       state.q = /** @type {HTMLInputElement} */ (search).value.trim();
       state.offset = 0;
-      view.refresh();
+      ctx.refresh();
     }, 250);
   });
   const results = h('div', { class: 'results' });
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
-    pageHeader('Categories', h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openForm(null) }, '+ Add category')),
+    pageHeader('Categories', canEdit ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openForm(null) }, '+ Add category') : null),
     h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find categories' }, field('Search by name', search)),
     results,
   );
 
-  /** @param {any | null} cat */
+  /** @param {import('../types.js').Category | null} cat */
   function openForm(cat) {
     const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', value: cat?.name ?? '', autofocus: true });
     const description = h('textarea', { id: uid('desc'), name: 'description', rows: '3' });
     /** @type {HTMLTextAreaElement} */ (description).value = cat?.description ?? '';
+    /** @type {import('../messages.js').ErrorContext} */
+    const context = { action: 'category', name: cat?.name };
     openDialog({
       title: cat ? `Edit ${cat.name}` : 'Add a category',
+      context,
       body: [field('Name', name, 'A kind of animal, for example Dogs or Rabbits.'), field('Description (optional)', description)],
       submitLabel: cat ? 'Save' : 'Add category',
       onSubmit: async (form) => {
         const v = formValues(form);
+        context.name = v.name || cat?.name;
         if (cat) {
           await api.patch(`/categories/${cat.id}`, { name: v.name, description: v.description || null });
           notify(`Saved ${v.name}.`, 'ok');
@@ -52,9 +57,11 @@ export function mount(_ctx) {
     });
   }
 
-  /** @param {any} cat */
+  /** @param {import('../types.js').Category} cat */
   function remove(cat) {
     confirmAction({
+      cancelLabel: 'Keep it',
+      context: { action: 'category', name: cat.name },
       title: `Delete ${cat.name}?`,
       message: `The category ${cat.name} will be removed. A category that still has pets cannot be deleted.`,
       confirmLabel: 'Delete',
@@ -65,31 +72,35 @@ export function mount(_ctx) {
     });
   }
 
+  /** @type {import('../refresh.js').PageView} */
   const view = {
     el,
+    results,
     focus: () => search.focus(),
-    async refresh() {
+    async load() {
       const page = await api.list('/categories', { q: state.q, limit: state.limit, offset: state.offset });
       if (page.items.length === 0 && state.offset > 0 && page.total > 0) {
         state.offset = 0;
-        view.refresh(); // runs again once this run ends
+        ctx.refresh(); // runs again once this run ends
         return;
       }
-      const rows = page.items.map((c) =>
+      const rows = page.items.map((/** @type {import('../types.js').Category} */ c) =>
         h('tr', { 'data-category-id': String(c.id) },
           h('td', { class: 'muted id' }, `#${c.id}`),
           h('th', { scope: 'row', class: 'name' }, c.name),
           h('td', { class: 'muted' }, c.description ?? ''),
-          actionsCell(
-            h('button', { type: 'button', class: 'btn', 'data-focus-key': `cat-${c.id}-edit`, onclick: () => openForm(c) }, 'Edit', srOnly(` ${c.name}`)),
-            h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `cat-${c.id}-del`, onclick: () => remove(c) }, 'Delete', srOnly(` ${c.name}`)),
-          ),
+          canEdit
+            ? actionsCell(
+              h('button', { type: 'button', class: 'btn', 'data-focus-key': `cat-${c.id}-edit`, onclick: () => openForm(c) }, 'Edit', srOnly(` ${c.name}`)),
+              h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `cat-${c.id}-del`, onclick: () => remove(c) }, 'Delete', srOnly(` ${c.name}`)),
+            )
+            : null,
         ),
       );
       replace(results,
-        table('Categories', ['ID', 'Name', 'Description', 'Actions'], rows,
+        table('Categories', canEdit ? ['ID', 'Name', 'Description', 'Actions'] : ['ID', 'Name', 'Description'], rows,
           state.q ? 'No categories match.' : 'No categories yet. Add one with “+ Add category”.'),
-        pager({ offset: state.offset, limit: state.limit, total: page.total, label: 'categories', onChange: (o) => { state.offset = o; view.refresh(); } }),
+        pager({ offset: state.offset, limit: state.limit, total: page.total, label: 'categories', onChange: (o) => { state.offset = o; ctx.refresh(); } }),
       );
     },
   };

@@ -1,90 +1,154 @@
-//! Inventory: every pet's stock, or only the low ones (below N, remembered on this device);
-//! set a count, adjust with a reason, and a pet's stock history.
+//! Inventory: every pet's stock, searchable by every word of name and category, sortable by
+//! stock, name or id, or only the low ones (at or below their reorder point: the one rule of
+//! stock.js); set a count, adjust with a reason, and a pet's stock history. The whole list is
+//! read once per load (a shop has hundreds of pets, not millions) and a stock change redraws
+//! from the event itself, with no fetch.
 
 import * as api from '../api.js';
 import { h, field, replace } from '../dom.js';
-import { petsById } from '../lookups.js';
-import { openSetCount, openAdjust, openHistory } from '../stock.js';
-import { table, pager, actionsCell, statusBadge, stockFigure, pageHeader, srOnly } from '../widgets.js';
+import { categoryNames } from '../lookups.js';
+import { openSetCount, openAdjust, openHistory, isLow, statusCell } from '../stock.js';
+import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
+import { matchesWords } from '../format.js';
+
+/**
+ * @typedef {import('../types.js').Pet} Pet
+ * @typedef {import('../types.js').InventoryItem} InventoryItem
+ * @typedef {import('../types.js').StoreEvent} StoreEvent
+ */
 
 export const title = 'Inventory';
-export const watches = ['inventory.', 'pet.', 'order.'];
-
-const BELOW_KEY = 'petstore.lowStockBelow';
+export const watches = ['inventory.', 'pet.', 'category.'];
 
 const state = {
   view: /** @type {'all' | 'low'} */ ('all'),
-  below: Number(localStorage.getItem(BELOW_KEY) ?? 5) || 5,
+  q: '',
+  sort: 'stock',
   offset: 0,
   limit: 25,
 };
 
-/** @param {import('../app.js').PageContext} _ctx */
-export function mount(_ctx) {
+/** @param {import('../refresh.js').PageContext} ctx */
+export function mount(ctx) {
+  const canStock = ctx.can('stock');
+  const canEdit = ctx.can('edit');
   const results = h('div', { class: 'results' });
+  /** @type {Map<number, InventoryItem>} */
+  let items = new Map();
+  /** @type {Map<number, Pet>} */
+  let pets = new Map();
+  /** @type {Map<number, string>} */
+  let categories = new Map();
 
   /** @param {'all' | 'low'} v @param {string} label */
   const tab = (v, label) =>
     h('button', {
-      type: 'button', role: 'tab', class: 'tab', id: `inv-tab-${v}`, 'aria-selected': String(state.view === v),
-      onclick: () => { state.view = v; state.offset = 0; syncTabs(); view.refresh(); },
+      type: 'button', class: 'tab', id: `inv-tab-${v}`, 'aria-pressed': String(state.view === v),
+      onclick: () => { state.view = v; state.offset = 0; syncTabs(); draw(); },
     }, label);
-  const tabs = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Which stock to show' }, tab('all', 'All stock'), tab('low', 'Low stock'));
-  const below = h('input', { id: 'inv-below', type: 'number', min: '1', step: '1', inputmode: 'numeric', value: String(state.below), class: 'short' });
-  below.addEventListener('change', () => {
-    const n = Math.floor(Number(/** @type {HTMLInputElement} */ (below).value));
-    if (!Number.isFinite(n) || n < 1) return;
-    state.below = n;
-    localStorage.setItem(BELOW_KEY, String(n));
-    state.view = 'low';
-    state.offset = 0;
-    syncTabs();
-    view.refresh();
-  });
+  const tabs = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Which stock to show' }, tab('all', 'All stock'), tab('low', 'Low stock'));
   function syncTabs() {
-    for (const t of tabs.querySelectorAll('[role=tab]')) t.setAttribute('aria-selected', String(t.id === `inv-tab-${state.view}`));
+    for (const t of tabs.querySelectorAll('.tab')) t.setAttribute('aria-pressed', String(t.id === `inv-tab-${state.view}`));
   }
+  const search = h('input', {
+    id: 'inv-search', type: 'search', placeholder: 'e.g. neon tetra', value: state.q,
+    autocomplete: 'off', 'data-search': true, enterkeyhint: 'search',
+  });
+  search.addEventListener('input', () => {
+    state.q = /** @type {HTMLInputElement} */ (search).value.trim();
+    state.offset = 0;
+    draw();
+  });
 
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
     pageHeader('Inventory'),
-    h('div', { class: 'toolbar' }, tabs, field('Low means fewer than', below)),
+    h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find stock' }, field('Search name or category', search), tabs),
     results,
   );
 
+  /** The rows to show now, filtered and sorted, before paging. */
+  function visible() {
+    const rows = [...items.values()].map((it) => ({ it, pet: pets.get(it.petId) }));
+    const words = state.q;
+    const kept = rows.filter(({ it, pet }) =>
+      (state.view === 'all' || isLow(it)) &&
+      (!words || matchesWords(words, [pet?.name ?? '', categories.get(pet?.categoryId ?? 0) ?? '', pet?.sku ?? '', pet?.barcode ?? ''])));
+    const key = state.sort.replace(/^-/, '');
+    const dir = state.sort.startsWith('-') ? -1 : 1;
+    const byName = (/** @type {typeof rows[number]} */ r) => (r.pet?.name ?? '').toLocaleLowerCase();
+    kept.sort((a, b) => {
+      const c = key === 'stock' ? a.it.quantity - b.it.quantity
+        : key === 'name' ? byName(a).localeCompare(byName(b))
+          : a.it.petId - b.it.petId;
+      return dir * c || a.it.petId - b.it.petId;
+    });
+    return kept;
+  }
+
+  function draw() {
+    const all = visible();
+    if (state.offset >= all.length) state.offset = Math.max(0, Math.floor((all.length - 1) / state.limit) * state.limit);
+    const pageRows = all.slice(state.offset, state.offset + state.limit);
+    const onSort = (/** @type {string} */ s) => { state.sort = s; state.offset = 0; draw(); };
+    const rows = pageRows.map(({ it, pet: known }) => {
+      const pet = known ?? { id: it.petId, name: `Pet #${it.petId}`, categoryId: 0 };
+      const k = `inv-${it.petId}`;
+      return h('tr', { 'data-pet-id': String(it.petId) },
+        h('td', { class: 'muted id' }, `#${it.petId}`),
+        h('th', { scope: 'row', class: 'name' }, pet.name),
+        h('td', {}, categories.get(pet.categoryId) ?? '—'),
+        h('td', {}, statusCell(pet, it.quantity, canEdit)),
+        h('td', { class: 'num' }, stockFigure(it.quantity, isLow(it))),
+        h('td', { class: 'num muted' }, typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '—'),
+        actionsCell(
+          canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, it.quantity) }, 'Adjust', srOnly(` ${pet.name}`)) : null,
+          canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, it.quantity) }, 'Set count', srOnly(` of ${pet.name}`)) : null,
+          h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${pet.name}`)),
+        ),
+      );
+    });
+    const empty = state.q ? 'No stock matches this search.'
+      : state.view === 'low' ? 'Nothing is at or below its reorder point. All stocked up.' : 'No pets yet.';
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusKey = active && results.contains(active) ? active.dataset.focusKey : undefined;
+    replace(results,
+      table(state.view === 'low' ? 'Pets at or below their reorder point' : 'Stock of every pet',
+        [
+          sortHeader('ID', 'id', state.sort, onSort),
+          sortHeader('Pet', 'name', state.sort, onSort),
+          'Category', 'Status',
+          sortHeader('In stock', 'stock', state.sort, onSort, 'num'),
+          { label: 'Reorder at', class: 'num' },
+          'Actions',
+        ], rows, empty),
+      pager({ offset: state.offset, limit: state.limit, total: all.length, label: 'stock items', onChange: (o) => { state.offset = o; draw(); } }),
+    );
+    if (focusKey) /** @type {HTMLElement | null} */ (results.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`))?.focus();
+  }
+
+  /** @type {import('../refresh.js').PageView} */
   const view = {
     el,
-    focus: () => /** @type {HTMLElement} */ (tabs.querySelector('[aria-selected=true]'))?.focus(),
-    async refresh() {
-      const page = await api.list('/store/inventory', {
-        below: state.view === 'low' ? state.below : null, limit: state.limit, offset: state.offset,
-      });
-      if (page.items.length === 0 && state.offset > 0 && page.total > 0) {
-        state.offset = 0;
-        view.refresh(); // runs again once this run ends
-        return;
+    results,
+    focus: () => search.focus(),
+    affects(/** @type {StoreEvent} */ ev) {
+      if (ev.type.startsWith('inventory.') && ev.data && typeof ev.data.petId === 'number' && items.has(ev.data.petId)) {
+        items.set(ev.data.petId, { ...items.get(ev.data.petId), ...ev.data });
+        draw();
+        return false;
       }
-      const pets = await petsById(page.items.map((i) => i.petId));
-      const rows = page.items.map((it) => {
-        const pet = pets.get(it.petId) ?? { id: it.petId, name: `Pet #${it.petId}`, categoryId: 0 };
-        const k = `inv-${it.petId}`;
-        return h('tr', { 'data-pet-id': String(it.petId) },
-          h('td', { class: 'muted id' }, `#${it.petId}`),
-          h('th', { scope: 'row', class: 'name' }, pet.name),
-          h('td', {}, statusBadge(it.status)),
-          h('td', { class: 'num' }, stockFigure(it.quantity, state.below)),
-          actionsCell(
-            h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, it.quantity) }, 'Set count', srOnly(` of ${pet.name}`)),
-            h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, it.quantity) }, 'Adjust', srOnly(` ${pet.name}`)),
-            h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${pet.name}`)),
-          ),
-        );
-      });
-      replace(results,
-        table(state.view === 'low' ? `Pets with fewer than ${state.below} in stock` : 'Stock of every pet',
-          ['ID', 'Pet', 'Status', { label: 'In stock', class: 'num' }, 'Actions'], rows,
-          state.view === 'low' ? `Nothing is below ${state.below}. All stocked up.` : 'No pets yet.'),
-        pager({ offset: state.offset, limit: state.limit, total: page.total, label: 'stock items', onChange: (o) => { state.offset = o; view.refresh(); } }),
-      );
+      return true;
+    },
+    async load() {
+      const [inv, allPets, cats] = await Promise.all([
+        api.listAll('/store/inventory'),
+        api.listAll('/pets', { sort: 'id' }),
+        categoryNames(),
+      ]);
+      items = new Map(inv.map((/** @type {InventoryItem} */ it) => [it.petId, it]));
+      pets = new Map(allPets.map((/** @type {Pet} */ p) => [p.id, p]));
+      categories = cats;
+      draw();
     },
   };
   return view;

@@ -1,5 +1,8 @@
 //! Keys (admin only): role, plan, usage this minute and today, banned until; create (the
-//! secret is shown once, with a copy button); change plan or role; revoke; lift a ban.
+//! secret is shown once, with a copy button); change plan or role; revoke; lift a ban. A new
+//! key's plan follows its role (a staff screen re-reads lists all day and must not be slowed
+//! down by the tills' sales); the last admin key cannot be revoked or demoted, and revoking
+//! the key this screen uses says so.
 
 import * as api from '../api.js';
 import { h, field, uid, select, replace } from '../dom.js';
@@ -17,19 +20,27 @@ const ROLES = /** @type {Array<[string, string]>} */ ([
   ['readonly', 'Read only'], ['pos', 'POS'], ['staff', 'Staff'], ['admin', 'Admin'],
 ]);
 const PLANS = /** @type {Array<[string, string]>} */ ([
-  ['free', 'Free (60/min, 1,000/day)'], ['pro', 'Pro (300/min, 10,000/day)'],
-  ['business', 'Business (1,000/min, 100,000/day)'], ['enterprise', 'Enterprise (custom limits)'],
+  ['free', 'Light: a device used now and then (60 a minute, 1,000 a day)'],
+  ['pro', 'Standard: one till (300 a minute, 10,000 a day)'],
+  ['business', 'Busy: a staff screen or a busy till (1,000 a minute, 100,000 a day)'],
+  ['enterprise', 'Custom limits'],
 ]);
+/** The plan a new key gets for its role: staff screens re-read every list, tills only sell. */
+const PLAN_FOR_ROLE = /** @type {Record<string, string>} */ ({ readonly: 'pro', pos: 'pro', staff: 'business', admin: 'business' });
 const label = (/** @type {Array<[string,string]>} */ list, /** @type {string} */ v) => list.find(([k]) => k === v)?.[1].replace(/ \(.*/, '') ?? v;
 
-/** @param {import('../app.js').PageContext} _ctx */
-export function mount(_ctx) {
+/** @param {import('../refresh.js').PageContext} ctx */
+export function mount(ctx) {
+  /** @type {import('../types.js').Key[]} */
+  let keys = [];
+  /** Active admin keys other than `k`. @param {import('../types.js').Key} k */
+  const otherAdmins = (k) => keys.filter((o) => o.id !== k.id && !o.revokedAt && o.role === 'admin').length;
   const results = h('div', { class: 'results' });
   const updated = h('span', { class: 'muted small', 'aria-live': 'off' });
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
     pageHeader('Keys',
       updated,
-      h('button', { type: 'button', class: 'btn', onclick: () => view.refresh().catch(notifyError) }, 'Refresh'),
+      h('button', { type: 'button', class: 'btn', onclick: () => ctx.refresh() }, 'Refresh'),
       h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openForm(null) }, '+ Create key'),
     ),
     results,
@@ -38,12 +49,16 @@ export function mount(_ctx) {
   /**
    * Role, plan and (for enterprise) the two limits. Hidden limit fields are disabled, so they
    * are neither required nor sent.
-   * @param {any | null} key
+   * @param {import('../types.js').Key | null} key
+   * @param {HTMLSelectElement} role  a new key's plan follows its role until the plan is chosen
    */
-  function limitFields(key) {
-    const plan = select({ id: uid('plan'), name: 'plan', required: true }, PLANS, key?.plan ?? 'free');
-    const perMinute = h('input', { id: uid('pm'), name: 'perMinute', type: 'number', inputmode: 'numeric', step: '1', required: true, value: key?.plan === 'enterprise' ? key.perMinute : '' });
-    const perDay = h('input', { id: uid('pd'), name: 'perDay', type: 'number', inputmode: 'numeric', step: '1', required: true, value: key?.plan === 'enterprise' ? key.perDay : '' });
+  function limitFields(key, role) {
+    const plan = /** @type {HTMLSelectElement} */ (select({ id: uid('plan'), name: 'plan', required: true }, PLANS, key?.plan ?? PLAN_FOR_ROLE[role.value]));
+    let planChosen = Boolean(key);
+    plan.addEventListener('change', () => { planChosen = true; });
+    role.addEventListener('change', () => { if (!planChosen) { plan.value = PLAN_FOR_ROLE[role.value]; sync(); } });
+    const perMinute = h('input', { id: uid('pm'), name: 'perMinute', type: 'number', inputmode: 'numeric', step: '1', min: '1', required: true, value: key?.plan === 'enterprise' ? key.perMinute : '' });
+    const perDay = h('input', { id: uid('pd'), name: 'perDay', type: 'number', inputmode: 'numeric', step: '1', min: '1', required: true, value: key?.plan === 'enterprise' ? key.perDay : '' });
     const limits = h('div', { class: 'field-row' }, field('Requests a minute', perMinute), field('Requests a day', perDay));
     const sync = () => {
       const on = /** @type {HTMLSelectElement} */ (plan).value === 'enterprise';
@@ -61,13 +76,20 @@ export function mount(_ctx) {
     return v.plan === 'enterprise' ? { plan: v.plan, perMinute: Number(v.perMinute), perDay: Number(v.perDay) } : { plan: v.plan };
   }
 
-  /** @param {any | null} key  null: a new key */
+  /** @param {import('../types.js').Key | null} key  null: a new key */
   function openForm(key) {
     const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', value: key?.name ?? '', autofocus: true, placeholder: 'Till 2' });
-    const role = select({ id: uid('role'), name: 'role', required: true }, ROLES, key?.role ?? 'pos');
+    // The last admin key keeps its role: without it nobody could manage keys from here.
+    const lastAdmin = key !== null && key.role === 'admin' && otherAdmins(key) === 0;
+    const role = /** @type {HTMLSelectElement} */ (select({ id: uid('role'), name: 'role', required: true }, lastAdmin ? ROLES.filter(([r]) => r === 'admin') : ROLES, key?.role ?? 'pos'));
     openDialog({
       title: key ? `Change ${key.name}` : 'Create a key',
-      body: [field('Name', name, 'Who or what uses it: a till, a tablet, a person.'), field('Role', role), ...limitFields(key)],
+      context: { action: 'key', name: key?.name },
+      body: [
+        field('Name', name, 'Who or what uses it: a till, a tablet, a person.'),
+        field('Role', role, lastAdmin ? 'This is the only admin key, so it stays admin.' : undefined),
+        ...limitFields(key, role),
+      ],
       submitLabel: key ? 'Save' : 'Create key',
       onSubmit: async (form) => {
         const v = formValues(form);
@@ -79,12 +101,11 @@ export function mount(_ctx) {
           const created = await api.post('/admin/keys', body);
           showSecret(created);
         }
-        view.refresh().catch(notifyError);
       },
     });
   }
 
-  /** The secret, once, with a copy button. @param {any} created */
+  /** The secret, once, with a copy button. @param {import("../types.js").Key} created */
   function showSecret(created) {
     const secretId = uid('secret');
     const secret = h('input', { id: secretId, class: 'secret', type: 'text', readonly: true, value: created.secret, 'aria-describedby': `${secretId}-hint`, spellcheck: 'false' });
@@ -115,28 +136,32 @@ export function mount(_ctx) {
     /** @type {HTMLInputElement} */ (secret).select();
   }
 
-  /** @param {any} key */
+  /** @param {import('../types.js').Key} key */
   function revoke(key) {
+    const own = ctx.isOwnKey(key.prefix);
     confirmAction({
       title: `Revoke ${key.name}?`,
-      message: `Devices using ${key.name} (${key.prefix}…) will be refused at once. This cannot be undone.`,
-      confirmLabel: 'Revoke',
+      message: own
+        ? `${key.name} is the key this screen is signed in with: revoking it signs this screen out at once, and other devices using it are refused. This cannot be undone.`
+        : `Devices using ${key.name} (${key.prefix}…) will be refused at once. This cannot be undone.`,
+      confirmLabel: own ? 'Revoke and sign out' : 'Revoke',
+      cancelLabel: 'Keep key',
+      context: { action: 'key', name: key.name },
       onConfirm: async () => {
         await api.del(`/admin/keys/${key.id}`);
         notify(`Revoked ${key.name}.`, 'ok');
-        view.refresh().catch(notifyError);
       },
     });
   }
 
-  /** @param {any} key */
+  /** @param {import('../types.js').Key} key */
   async function liftBan(key) {
     try {
       await api.del(`/admin/keys/${key.id}/ban`);
       notify(`Lifted the ban on ${key.name}.`, 'ok');
-      await view.refresh();
+      await ctx.refresh();
     } catch (err) {
-      notifyError(err);
+      notifyError(err, { action: 'key', name: key.name });
     }
   }
 
@@ -148,8 +173,9 @@ export function mount(_ctx) {
       h('strong', {}, u.used.toLocaleString()), ` / ${u.limit.toLocaleString()}`);
   };
 
-  /** @param {any} k */
+  /** @param {import('../types.js').Key} k */
   function row(k) {
+    const lastAdmin = k.role === 'admin' && !k.revokedAt && otherAdmins(k) === 0;
     const banned = k.bannedUntil && new Date(k.bannedUntil).getTime() > Date.now();
     const revoked = Boolean(k.revokedAt);
     return h('tr', { 'data-key-id': String(k.id), class: revoked ? 'revoked' : null },
@@ -171,16 +197,21 @@ export function mount(_ctx) {
         ? h('td', {})
         : actionsCell(
             h('button', { type: 'button', class: 'btn', 'data-focus-key': `key-${k.id}-edit`, onclick: () => openForm(k) }, 'Change', srOnly(` ${k.name}`)),
-            h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `key-${k.id}-revoke`, onclick: () => revoke(k) }, 'Revoke', srOnly(` ${k.name}`)),
+            lastAdmin
+              ? h('span', { class: 'muted small' }, 'Only admin key')
+              : h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `key-${k.id}-revoke`, onclick: () => revoke(k) }, 'Revoke', srOnly(` ${k.name}`)),
           ),
     );
   }
 
+  /** @type {import('../refresh.js').PageView} */
   const view = {
     el,
-    async refresh() {
+    results,
+    async load() {
       // A shop has a handful of keys: all of them on one page, revoked ones last.
-      const items = await api.listAll('/admin/keys');
+      const items = /** @type {import('../types.js').Key[]} */ (await api.listAll('/admin/keys'));
+      keys = items;
       const live = items.filter((k) => !k.revokedAt);
       const revoked = items.filter((k) => k.revokedAt);
       replace(results,

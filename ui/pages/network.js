@@ -7,6 +7,7 @@ import { notify } from '../notify.js';
 import { pageHeader } from '../widgets.js';
 
 export const title = 'Network';
+/** @type {readonly string[]} */
 export const watches = [];
 
 /**
@@ -28,7 +29,7 @@ export function available() {
   return shell() !== null;
 }
 
-/** @param {import('../app.js').PageContext} _ctx */
+/** @param {import('../refresh.js').PageContext} _ctx */
 export function mount(_ctx) {
   const invoke = shell();
   const toggle = /** @type {HTMLInputElement} */ (h('input', { id: uid('lan'), type: 'checkbox', role: 'switch' }));
@@ -78,7 +79,7 @@ export function mount(_ctx) {
   return {
     el,
     focus: () => toggle.focus(),
-    async refresh() {
+    async load() {
       if (!invoke) {
         replace(state, h('p', { class: 'muted' }, 'Network settings are made in the desktop app on the counter PC.'));
         return;

@@ -1,5 +1,7 @@
 //! Orders: open and completed, newest first; place an order (pick a pet, a quantity); mark
-//! complete; cancel. Each row shows the pet's current status, so "sold" appears as it happens.
+//! complete, with five seconds to undo before it is sent (completion is one-way on the
+//! server); cancel. A row completed here stays where it was, marked done, so the next order
+//! never slides under the pointer. Each row shows the pet's current status.
 
 import * as api from '../api.js';
 import { h, field, uid, replace } from '../dom.js';
@@ -9,23 +11,55 @@ import { localTime, plural } from '../format.js';
 import { petsById, stockFor } from '../lookups.js';
 import { table, pager, actionsCell, statusBadge, pageHeader, srOnly } from '../widgets.js';
 
+/**
+ * @typedef {import('../types.js').Order} Order
+ * @typedef {import('../types.js').Pet} Pet
+ */
+
 export const title = 'Orders';
 export const watches = ['order.', 'pet.'];
 
+/** How long "Mark complete" waits for an Undo before it is sent. */
+export const UNDO_MS = 5000;
+/** How long a row completed here keeps its place in the open list. */
+const KEEP_PLACE_MS = 60_000;
+
 const state = { openOffset: 0, doneOffset: 0, limit: 15 };
 
-/** @param {import('../app.js').PageContext} _ctx */
-export function mount(_ctx) {
+/**
+ * Completions waiting for their undo window, by order id. Module-wide, so leaving the page does
+ * not lose one: it is still sent when its time is up.
+ * @type {Map<number, { timer: number, order: Order }>}
+ */
+const pending = new Map();
+/** Orders completed from this screen lately: id → when, and the row as it was. */
+/** @type {Map<number, { at: number, order: Order }>} */
+const recent = new Map();
+/** The open list as last drawn, to keep completed rows in their place. */
+/** @type {number[]} */
+let lastOpenIds = [];
+/** Redraw the open page, if one is mounted. */
+let redraw = () => {};
+
+/** @param {import('../refresh.js').PageContext} ctx */
+export function mount(ctx) {
+  const canSell = ctx.can('sell');
   const openBox = h('div', { class: 'results', id: 'orders-open' });
   const doneBox = h('div', { class: 'results', id: 'orders-done' });
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
-    pageHeader('Orders', h('button', { type: 'button', class: 'btn btn-primary', onclick: placeOrder }, '+ Place order')),
+    pageHeader('Orders', canSell ? h('button', { type: 'button', class: 'btn btn-primary', onclick: placeOrder }, '+ Place order') : null),
     h('section', { class: 'panel', 'aria-labelledby': 'orders-open-h' }, h('h2', { id: 'orders-open-h' }, 'Open orders'), openBox),
     h('section', { class: 'panel', 'aria-labelledby': 'orders-done-h' }, h('h2', { id: 'orders-done-h' }, 'Completed orders'), doneBox),
   );
+  /** @type {Map<number, Pet>} */
+  let petsShown = new Map();
+  /** @type {{ items: Order[], total: number }} */
+  let openPage = { items: [], total: 0 };
+  /** @type {{ items: Order[], total: number }} */
+  let donePage = { items: [], total: 0 };
 
   async function placeOrder() {
-    /** @type {any[]} */
+    /** @type {Pet[]} */
     let pets;
     /** @type {Map<number, number>} */
     let stock;
@@ -36,43 +70,52 @@ export function mount(_ctx) {
       notifyError(err);
       return;
     }
-    const orderable = (/** @type {any} */ p) => (p.status ?? 'available') === 'available' && (stock.get(p.id) ?? 0) > 0;
-    const petSelect = h('select', { id: uid('pet'), name: 'petId', required: true, autofocus: true });
+    const orderable = (/** @type {Pet} */ p) => (p.status ?? 'available') === 'available' && (stock.get(p.id) ?? 0) > 0;
+    const petSelect = /** @type {HTMLSelectElement} */ (h('select', { id: uid('pet'), name: 'petId', required: true, autofocus: true, 'aria-describedby': uid('pethint') }));
+    const hint = h('small', { class: 'hint', id: petSelect.getAttribute('aria-describedby') ?? '' });
     const filter = h('input', { id: uid('petfilter'), type: 'search', autocomplete: 'off', placeholder: 'Type to narrow the list' });
     const fill = () => {
       const q = /** @type {HTMLInputElement} */ (filter).value.trim().toLowerCase();
-      const shown = pets.filter((p) => !q || p.name.toLowerCase().includes(q));
-      const sel = /** @type {HTMLSelectElement} */ (petSelect);
-      const keep = sel.value;
-      sel.replaceChildren(
+      const words = q.split(/\s+/).filter(Boolean);
+      const shown = pets.filter((p) => words.every((w) => p.name.toLowerCase().includes(w)));
+      const keep = petSelect.value;
+      petSelect.replaceChildren(
         h('option', { value: '' }, shown.length ? 'Choose a pet…' : 'No pet matches'),
         ...shown.map((p) => {
           const qty = stock.get(p.id) ?? 0;
-          const why = orderable(p) ? `${qty} in stock` : (p.status ?? 'available') !== 'available' ? p.status : 'out of stock';
+          const why = orderable(p) ? `${qty} in stock` : (p.status ?? 'available') !== 'available' ? `${p.status}${qty > 0 ? `, ${qty} on the shelf` : ''}` : 'out of stock';
           return h('option', { value: String(p.id), disabled: !orderable(p), selected: String(p.id) === keep }, `${p.name} (#${p.id}) — ${why}`);
         }),
       );
       const first = shown.filter(orderable);
-      if (!sel.value && q && first.length === 1) sel.value = String(first[0].id);
+      if (!petSelect.value && q && first.length === 1) petSelect.value = String(first[0].id);
+      const blocked = shown.filter((p) => !orderable(p) && (stock.get(p.id) ?? 0) > 0);
+      hint.textContent = blocked.length
+        ? `Greyed pets are sold or pending. ${blocked.length === 1 ? blocked[0].name + ' has' : blocked.length + ' of them have'} stock: make ${blocked.length === 1 ? 'it' : 'them'} available on the Pets page to sell.`
+        : 'Greyed pets are sold, pending or out of stock.';
     };
     filter.addEventListener('input', fill);
     fill();
-    const qty = h('input', { id: uid('qty'), name: 'quantity', type: 'number', inputmode: 'numeric', step: '1', required: true, value: '1' });
+    const qty = h('input', { id: uid('qty'), name: 'quantity', type: 'number', inputmode: 'numeric', step: '1', min: '1', max: '10000', required: true, value: '1' });
     let key = api.idempotencyKey();
     let sent = '';
+    /** @type {import('../messages.js').ErrorContext} */
+    const context = { action: 'order' };
     openDialog({
       title: 'Place an order',
-      body: [field('Find a pet', filter), field('Pet', petSelect), field('Quantity', qty)],
+      body: [field('Find a pet', filter), h('div', { class: 'field' }, h('label', { for: petSelect.id }, 'Pet'), petSelect, hint), field('Quantity', qty)],
       submitLabel: 'Place order',
+      context,
       onSubmit: async (form) => {
         const v = formValues(form);
         const body = { petId: Number(v.petId), quantity: Number(v.quantity) };
+        context.name = pets.find((p) => p.id === body.petId)?.name;
         const text = JSON.stringify(body);
         if (sent && text !== sent) key = api.idempotencyKey();
         sent = text;
         try {
           const order = await api.post('/store/orders', body, { 'Idempotency-Key': key });
-          notify(`Order #${order?.id ?? ''} placed: ${plural(body.quantity, 'unit')}.`, 'ok');
+          notify(`Order #${order?.id ?? ''} placed: ${plural(body.quantity, 'unit')} of ${context.name ?? 'the pet'}.`, 'ok');
         } catch (err) {
           // A definite refusal: a changed retry is a new order. A lost answer: resend as is.
           if (!(err instanceof api.ApiError) || err.status !== 0) { sent = ''; key = api.idempotencyKey(); }
@@ -82,22 +125,48 @@ export function mount(_ctx) {
     });
   }
 
-  /** @param {any} order @param {any} pet */
-  async function complete(order, pet) {
-    try {
-      await api.patch(`/store/orders/${order.id}`, { complete: true });
-      notify(`Order #${order.id} (${pet?.name ?? 'pet #' + order.petId}) is complete.`, 'ok');
-    } catch (err) {
-      notifyError(err);
-    }
+  /** @param {Order} order @param {Pet | undefined} pet */
+  function complete(order, pet) {
+    if (pending.has(order.id)) return;
+    const name = pet?.name ?? `pet #${order.petId}`;
+    const send = async () => {
+      pending.delete(order.id);
+      try {
+        await api.patch(`/store/orders/${order.id}`, { complete: true });
+        recent.set(order.id, { at: Date.now(), order: { ...order, complete: true } });
+        notify(`Order #${order.id} (${name}) is complete.`, 'ok', { group: `order-${order.id}` });
+      } catch (err) {
+        notifyError(err, { action: 'order', name });
+      }
+      redraw();
+    };
+    pending.set(order.id, { timer: window.setTimeout(send, UNDO_MS), order });
+    notify(`Order #${order.id} (${name}) will be marked complete.`, 'info', {
+      group: `order-${order.id}`,
+      ms: UNDO_MS,
+      action: {
+        label: 'Undo',
+        run: () => {
+          const p = pending.get(order.id);
+          if (p) window.clearTimeout(p.timer);
+          pending.delete(order.id);
+          notify(`Order #${order.id} stays open.`, 'ok', { group: `order-${order.id}` });
+          redraw();
+        },
+      },
+    });
+    redraw();
   }
 
-  /** @param {any} order @param {any} pet */
+  /** @param {Order} order @param {Pet | undefined} pet */
   function cancel(order, pet) {
+    const name = pet?.name ?? 'pet #' + order.petId;
     confirmAction({
       title: `Cancel order #${order.id}?`,
-      message: `${plural(order.quantity, 'unit')} of ${pet?.name ?? 'pet #' + order.petId} will go back into stock.`,
+      message: `${plural(order.quantity, 'unit')} of ${name} will go back into stock.`,
       confirmLabel: 'Cancel order',
+      cancelLabel: 'Keep order',
+      context: { action: 'order', name },
       onConfirm: async () => {
         await api.del(`/store/orders/${order.id}`);
         notify(`Order #${order.id} cancelled; stock returned.`, 'ok');
@@ -105,28 +174,61 @@ export function mount(_ctx) {
     });
   }
 
-  /** @param {any} o @param {Map<number, any>} pets @param {boolean} open */
-  function row(o, pets, open) {
-    const pet = pets.get(o.petId);
+  /** @param {Order} o @param {boolean} open */
+  function row(o, open) {
+    const pet = petsShown.get(o.petId);
     const name = pet?.name ?? `Pet #${o.petId} (deleted)`;
-    return h('tr', { 'data-order-id': String(o.id) },
+    const waiting = pending.has(o.id);
+    const doneHere = open && recent.has(o.id);
+    return h('tr', { 'data-order-id': String(o.id), class: doneHere ? 'done-here' : waiting ? 'completing' : null },
       h('td', { class: 'id' }, `#${o.id}`),
       h('th', { scope: 'row', class: 'name' }, name),
       h('td', {}, pet ? statusBadge(pet.status) : '—'),
       h('td', { class: 'num' }, String(o.quantity)),
-      h('td', { class: 'when' }, localTime(o.shipDate)),
-      open
-        ? actionsCell(
-            h('button', { type: 'button', class: 'btn btn-primary', 'data-focus-key': `order-${o.id}-done`, onclick: () => complete(o, pet) }, 'Mark complete', srOnly(` (order ${o.id})`)),
-            h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `order-${o.id}-cancel`, onclick: () => cancel(o, pet) }, 'Cancel', srOnly(` order ${o.id}`)),
-          )
-        : null,
+      h('td', { class: 'when' }, localTime(open ? o.placedAt : (o.completedAt ?? o.shipDate))),
+      !open
+        ? null
+        : doneHere
+          ? h('td', { class: 'actions-cell' }, h('span', { class: 'badge badge-available' }, 'Completed'))
+          : canSell
+            ? actionsCell(
+                h('button', { type: 'button', class: 'btn btn-primary', 'data-focus-key': `order-${o.id}-done`, disabled: waiting, onclick: () => complete(o, pet) },
+                  waiting ? 'Completing…' : 'Mark complete', srOnly(` (order ${o.id})`)),
+                h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `order-${o.id}-cancel`, disabled: waiting, onclick: () => cancel(o, pet) }, 'Cancel order', srOnly(` ${o.id}`)),
+              )
+            : h('td', {}),
     );
   }
 
+  function draw() {
+    // Rows completed here keep their place among the open ones for a while.
+    const now = Date.now();
+    for (const [id, r] of recent) if (now - r.at > KEEP_PLACE_MS) recent.delete(id);
+    /** @type {Order[]} */
+    const openRows = [...openPage.items];
+    const inList = new Set(openRows.map((o) => o.id));
+    lastOpenIds.forEach((id, i) => {
+      const r = recent.get(id);
+      if (r && !inList.has(id)) openRows.splice(Math.min(i, openRows.length), 0, r.order);
+    });
+    lastOpenIds = openRows.map((o) => o.id);
+    const cols = ['Order', 'Pet', 'Pet status', { label: 'Qty', class: 'num' }];
+    replace(openBox,
+      table('Open orders, newest first', [...cols, 'Placed', 'Actions'], openRows.map((o) => row(o, true)), 'No open orders.'),
+      pager({ offset: state.openOffset, limit: state.limit, total: openPage.total, label: 'open orders', onChange: (n) => { state.openOffset = n; lastOpenIds = []; ctx.refresh(); } }),
+    );
+    replace(doneBox,
+      table('Completed orders, newest first', [...cols, 'Completed'], donePage.items.map((o) => row(o, false)), 'No completed orders yet.'),
+      pager({ offset: state.doneOffset, limit: state.limit, total: donePage.total, label: 'completed orders', onChange: (n) => { state.doneOffset = n; ctx.refresh(); } }),
+    );
+  }
+  redraw = () => { if (openBox.isConnected) draw(); };
+
+  /** @type {import('../refresh.js').PageView} */
   const view = {
     el,
-    async refresh() {
+    results: openBox,
+    async load() {
       const [open, done] = await Promise.all([
         api.list('/store/orders', { complete: false, limit: state.limit, offset: state.openOffset }),
         api.list('/store/orders', { complete: true, limit: state.limit, offset: state.doneOffset }),
@@ -134,19 +236,14 @@ export function mount(_ctx) {
       if ((open.items.length === 0 && state.openOffset > 0) || (done.items.length === 0 && state.doneOffset > 0)) {
         if (open.items.length === 0) state.openOffset = 0;
         if (done.items.length === 0) state.doneOffset = 0;
-        view.refresh(); // runs again once this run ends
+        ctx.refresh(); // runs again once this run ends
         return;
       }
-      const pets = await petsById([...open.items, ...done.items].map((o) => o.petId));
-      const cols = ['Order', 'Pet', 'Pet status', { label: 'Qty', class: 'num' }, 'Ship date'];
-      replace(openBox,
-        table('Open orders, newest first', [...cols, 'Actions'], open.items.map((o) => row(o, pets, true)), 'No open orders.'),
-        pager({ offset: state.openOffset, limit: state.limit, total: open.total, label: 'open orders', onChange: (n) => { state.openOffset = n; view.refresh(); } }),
-      );
-      replace(doneBox,
-        table('Completed orders, newest first', cols, done.items.map((o) => row(o, pets, false)), 'No completed orders yet.'),
-        pager({ offset: state.doneOffset, limit: state.limit, total: done.total, label: 'completed orders', onChange: (n) => { state.doneOffset = n; view.refresh(); } }),
-      );
+      const extra = [...recent.values()].map((r) => r.order.petId);
+      petsShown = await petsById([...open.items, ...done.items].map((o) => o.petId).concat(extra));
+      openPage = open;
+      donePage = done;
+      draw();
     },
   };
   return view;

@@ -1,17 +1,25 @@
-//! Pets: search by name, filter by category and status, sort, page; add, edit, delete; the
-//! stock of each row with quick ±1 and "Set count".
+//! Pets: search by every word of name and category, filter by category and status, sort, page;
+//! add, edit, delete; the stock of each row with quick ±1, Adjust (with a reason), Set count
+//! and History. Controls the signed-in role cannot use are not shown. A sale of a pet on the
+//! page updates its row from the event itself, with no fetch.
 
 import * as api from '../api.js';
 import { h, field, uid, select, replace } from '../dom.js';
 import { openDialog, confirmAction, formValues } from '../dialog.js';
 import { notify, notifyError } from '../notify.js';
-import { categoryNames, stockFor } from '../lookups.js';
-import { quickAdjust, openSetCount } from '../stock.js';
-import { table, pager, actionsCell, statusBadge, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
+import { categoryNames, inventoryFor } from '../lookups.js';
+import { quickAdjust, openSetCount, openAdjust, openHistory, isLow, statusCell } from '../stock.js';
+import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
+
+/**
+ * @typedef {import('../types.js').Pet} Pet
+ * @typedef {import('../types.js').InventoryItem} InventoryItem
+ * @typedef {import('../types.js').StoreEvent} StoreEvent
+ */
 
 export const title = 'Pets';
 /** Event types (prefixes) that change what this page shows. */
-export const watches = ['pet.', 'category.', 'inventory.', 'order.'];
+export const watches = ['pet.', 'category.', 'inventory.'];
 
 /** Filters survive a trip to another page. */
 const state = { q: '', categoryId: '', status: '', sort: 'name', offset: 0, limit: 25 };
@@ -20,13 +28,18 @@ const STATUS_OPTIONS = /** @type {Array<[string, string]>} */ ([
   ['', 'No status'], ['available', 'Available'], ['pending', 'Pending'], ['sold', 'Sold'],
 ]);
 
-/** @param {import('../app.js').PageContext} _ctx */
-export function mount(_ctx) {
+/** @param {import('../refresh.js').PageContext} ctx */
+export function mount(ctx) {
+  const canEdit = ctx.can('edit');
+  const canStock = ctx.can('stock');
   /** @type {Map<number, string>} */
   let categories = new Map();
+  /** The rows on screen, by pet id, so an event can redraw one in place. */
+  /** @type {Map<number, { pet: Pet, item: InventoryItem | undefined, tr: HTMLElement }>} */
+  const shown = new Map();
 
   const search = h('input', {
-    id: 'pet-search', type: 'search', placeholder: 'Name contains…', value: state.q,
+    id: 'pet-search', type: 'search', placeholder: 'e.g. beagle puppy', value: state.q,
     autocomplete: 'off', 'data-search': true, enterkeyhint: 'search',
   });
   let searchTimer = 0;
@@ -35,7 +48,7 @@ export function mount(_ctx) {
     searchTimer = window.setTimeout(() => {
       state.q = /** @type {HTMLInputElement} */ (search).value.trim();
       state.offset = 0;
-      view.refresh();
+      ctx.refresh();
     }, 250);
   });
 
@@ -43,7 +56,7 @@ export function mount(_ctx) {
   catFilter.addEventListener('change', () => {
     state.categoryId = /** @type {HTMLSelectElement} */ (catFilter).value;
     state.offset = 0;
-    view.refresh();
+    ctx.refresh();
   });
   const statusFilter = select(
     { id: 'pet-status-filter' },
@@ -53,23 +66,23 @@ export function mount(_ctx) {
   statusFilter.addEventListener('change', () => {
     state.status = /** @type {HTMLSelectElement} */ (statusFilter).value;
     state.offset = 0;
-    view.refresh();
+    ctx.refresh();
   });
 
   const results = h('div', { class: 'results', 'aria-live': 'off' });
   const el = h(
     'section',
     { class: 'page', 'aria-labelledby': 'page-title' },
-    pageHeader('Pets', h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPetForm(null) }, '+ Add pet')),
+    pageHeader('Pets', canEdit ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPetForm(null) }, '+ Add pet') : null),
     h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find pets' },
-      field('Search by name', search),
+      field('Search name or category', search),
       field('Category', catFilter),
       field('Status', statusFilter),
     ),
     results,
   );
 
-  /** @param {any | null} pet  null: a new pet */
+  /** @param {Pet | null} pet  null: a new pet */
   async function openPetForm(pet) {
     if (categories.size === 0) {
       // Clicked before the page's first load finished: fetch the categories now.
@@ -84,16 +97,21 @@ export function mount(_ctx) {
       notify('Add a category first (Categories page): every pet belongs to one.', 'error');
       return;
     }
-    const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', value: pet?.name ?? '', autofocus: true });
+    const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', value: pet?.name ?? '', autofocus: true, maxlength: '100' });
     const cat = select(
       { id: uid('cat'), name: 'categoryId', required: true },
       [...categories].map(([id, n]) => [String(id), n]),
       String(pet?.categoryId ?? [...categories.keys()][0]),
     );
     const status = select({ id: uid('status'), name: 'status' }, STATUS_OPTIONS, pet ? (pet.status ?? '') : 'available');
+    const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1', value: '0' });
     openDialog({
       title: pet ? `Edit ${pet.name}` : 'Add a pet',
-      body: [field('Name', name), field('Category', cat), field('Status', status)],
+      context: { action: 'pet', name: pet?.name },
+      body: [
+        field('Name', name), field('Category', cat), field('Status', status),
+        stock ? field('In stock now', stock, 'How many are on the shelf. Leave 0 if none yet.') : null,
+      ],
       submitLabel: pet ? 'Save' : 'Add pet',
       onSubmit: async (form) => {
         const v = formValues(form);
@@ -103,18 +121,24 @@ export function mount(_ctx) {
           notify(`Saved ${v.name}.`, 'ok');
         } else {
           const created = await api.post('/pets', v.status ? { ...body, status: v.status } : body);
-          notify(`Added ${created?.name ?? v.name}. Its stock starts at 0.`, 'ok');
+          const n = Number(v.stock || 0);
+          if (created && n > 0) {
+            await api.put(`/store/inventory/${created.id}`, { quantity: n, reason: 'First count' });
+          }
+          notify(`Added ${created?.name ?? v.name} with ${n} in stock.`, 'ok');
         }
       },
     });
   }
 
-  /** @param {any} pet */
+  /** @param {Pet} pet */
   function deletePet(pet) {
     confirmAction({
       title: `Delete ${pet.name}?`,
-      message: `${pet.name} and its stock record will be removed. This cannot be undone.`,
+      message: `${pet.name} and its stock record will be removed. Its past orders will show it as deleted. This cannot be undone.`,
       confirmLabel: 'Delete',
+      cancelLabel: 'Keep it',
+      context: { action: 'pet', name: pet.name },
       onConfirm: async () => {
         await api.del(`/pets/${pet.id}`);
         notify(`Deleted ${pet.name}.`, 'ok');
@@ -122,32 +146,60 @@ export function mount(_ctx) {
     });
   }
 
-  /** @param {any} pet @param {number | undefined} qty */
-  function row(pet, qty) {
+  /** @param {Pet} pet @param {InventoryItem | undefined} item */
+  function row(pet, item) {
     const n = pet.name;
     const k = `pet-${pet.id}`;
+    const qty = item?.quantity;
     return h('tr', { 'data-pet-id': String(pet.id) },
       h('td', { class: 'muted id' }, `#${pet.id}`),
       h('th', { scope: 'row', class: 'name' }, n),
       h('td', {}, categories.get(pet.categoryId) ?? `#${pet.categoryId}`),
-      h('td', {}, statusBadge(pet.status)),
-      h('td', { class: 'num' }, stockFigure(qty)),
+      h('td', {}, statusCell(pet, qty, canEdit)),
+      h('td', { class: 'num' }, stockFigure(qty, isLow(item))),
       actionsCell(
-        h('div', { class: 'stepper', role: 'group', 'aria-label': `Stock of ${n}` },
-          h('button', { type: 'button', class: 'btn btn-step', 'aria-label': `Remove one from ${n}'s stock`, 'data-focus-key': `${k}-minus`, disabled: qty === 0, onclick: () => quickAdjust(pet, -1) }, '−1'),
-          h('button', { type: 'button', class: 'btn btn-step', 'aria-label': `Add one to ${n}'s stock`, 'data-focus-key': `${k}-plus`, onclick: () => quickAdjust(pet, 1) }, '+1'),
-        ),
-        h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, qty) }, 'Set count', srOnly(` of ${n}`)),
-        h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-edit`, onclick: () => openPetForm(pet) }, 'Edit', srOnly(` ${n}`)),
-        h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `${k}-del`, onclick: () => deletePet(pet) }, 'Delete', srOnly(` ${n}`)),
+        canStock
+          ? h('div', { class: 'stepper', role: 'group', 'aria-label': `Stock of ${n}` },
+            h('button', { type: 'button', class: 'btn btn-step', 'data-focus-key': `${k}-minus`, disabled: qty === 0, onclick: () => quickAdjust(pet, -1) }, '−1', srOnly(` from ${n}`)),
+            h('button', { type: 'button', class: 'btn btn-step', 'data-focus-key': `${k}-plus`, onclick: () => quickAdjust(pet, 1) }, '+1', srOnly(` to ${n}`)),
+          )
+          : null,
+        canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, qty) }, 'Adjust', srOnly(` ${n}`)) : null,
+        canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, qty) }, 'Set count', srOnly(` of ${n}`)) : null,
+        h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${n}`)),
+        canEdit ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-edit`, onclick: () => openPetForm(pet) }, 'Edit', srOnly(` ${n}`)) : null,
+        canEdit ? h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `${k}-del`, onclick: () => deletePet(pet) }, 'Delete', srOnly(` ${n}`)) : null,
       ),
     );
   }
 
+  /** Redraw one row from a changed inventory item, keeping the keyboard where it was. @param {InventoryItem} item */
+  function redrawRow(item) {
+    const at = shown.get(item.petId);
+    if (!at) return;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusKey = active && at.tr.contains(active) ? active.dataset.focusKey : undefined;
+    at.item = { ...at.item, ...item };
+    const tr = row(at.pet, at.item);
+    at.tr.replaceWith(tr);
+    at.tr = tr;
+    if (focusKey) /** @type {HTMLElement | null} */ (tr.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`))?.focus();
+  }
+
+  /** @type {import('../refresh.js').PageView} */
   const view = {
     el,
+    results,
     focus: () => search.focus(),
-    async refresh() {
+    /** A stock change redraws its row here; only changes to pets and categories need a fetch. */
+    affects(/** @type {StoreEvent} */ ev) {
+      if (ev.type.startsWith('inventory.')) {
+        if (ev.data && typeof ev.data.petId === 'number') redrawRow(ev.data);
+        return false;
+      }
+      return true;
+    },
+    async load() {
       const [cats, page] = await Promise.all([
         categoryNames(),
         api.list('/pets', {
@@ -159,19 +211,26 @@ export function mount(_ctx) {
       syncCategoryFilter();
       if (page.items.length === 0 && state.offset > 0 && page.total > 0) {
         state.offset = Math.max(0, Math.floor((page.total - 1) / state.limit) * state.limit);
-        view.refresh(); // runs again once this run ends
+        ctx.refresh(); // runs again once this run ends
         return;
       }
-      const stock = await stockFor(page.items.map((p) => p.id));
-      const onSort = (/** @type {string} */ s) => { state.sort = s; state.offset = 0; view.refresh(); };
+      const pets = /** @type {Pet[]} */ (page.items);
+      const stock = await inventoryFor(pets.map((p) => p.id));
+      const onSort = (/** @type {string} */ s) => { state.sort = s; state.offset = 0; ctx.refresh(); };
+      shown.clear();
+      const rows = pets.map((p) => {
+        const tr = row(p, stock.get(p.id));
+        shown.set(p.id, { pet: p, item: stock.get(p.id), tr });
+        return tr;
+      });
       replace(results,
         table('Pets', [
           sortHeader('ID', 'id', state.sort, onSort),
           sortHeader('Name', 'name', state.sort, onSort),
           'Category', 'Status', { label: 'In stock', class: 'num' }, 'Actions',
-        ], page.items.map((p) => row(p, stock.get(p.id))),
-        state.q || state.categoryId || state.status ? 'No pets match these filters.' : 'No pets yet. Add the first one with “+ Add pet”.'),
-        pager({ offset: state.offset, limit: state.limit, total: page.total, label: 'pets', onChange: (o) => { state.offset = o; view.refresh(); } }),
+        ], rows,
+        state.q || state.categoryId || state.status ? 'No pets match these filters.' : canEdit ? 'No pets yet. Add the first one with “+ Add pet”.' : 'No pets yet.'),
+        pager({ offset: state.offset, limit: state.limit, total: page.total, label: 'pets', onChange: (o) => { state.offset = o; ctx.refresh(); } }),
       );
     },
   };
