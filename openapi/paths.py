@@ -72,7 +72,9 @@ PATHS = {
                 query("categoryId", "Only pets of this category.", dict(ID)),
                 query(
                     "q",
-                    "Only pets whose name contains this text (case-insensitive).",
+                    "Only pets matching every word of this text, in any order "
+                    "(case-insensitive): each word is found anywhere in the pet's name, or "
+                    "at the start of a word of its category's name.",
                     {"type": "string"},
                 ),
                 comma_list(

@@ -63,12 +63,16 @@ export function fold(s) {
 }
 
 /**
- * Whether every word of `query` appears, in any order, in one of `fields` (the same rule the
- * server's search uses).
+ * Whether every word of `query` matches, in any order: found anywhere in one of `anywhere`
+ * (a name, a code), or at the start of a word of one of `wordStarts` (a category). The same
+ * rule as the server's pet search.
  * @param {string} query
- * @param {string[]} fields
+ * @param {string[]} anywhere
+ * @param {string[]} [wordStarts]
  */
-export function matchesWords(query, fields) {
-  const hay = fields.map(fold);
-  return fold(query).split(/\s+/).filter(Boolean).every((w) => hay.some((f) => f.includes(w)));
+export function matchesWords(query, anywhere, wordStarts = []) {
+  const hay = anywhere.map(fold);
+  const words = wordStarts.flatMap((f) => fold(f).split(/\s+/));
+  return fold(query).split(/\s+/).filter(Boolean)
+    .every((w) => hay.some((f) => f.includes(w)) || words.some((f) => f.startsWith(w)));
 }

@@ -3,7 +3,7 @@
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::sql::{self, contains_pattern, Filter};
+use super::sql::{self, contains_pattern, starts_pattern, Filter};
 use super::{categories, Call, Result, Store, Tx};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
@@ -47,10 +47,20 @@ fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
         filter.and("category_id = ?", [Value::Integer(category_id)]);
     }
     if let Some(q) = &query.q {
-        filter.and(
-            "name_fold LIKE ? ESCAPE '\\'",
-            [Value::Text(contains_pattern(&text::fold(q)))],
-        );
+        // Every word, in any order: found anywhere in the name, or at the start of a word of
+        // the category's name ("puppy beagle", "dog rex"; "o" does not match all of "Dogs").
+        for word in text::fold(q).split_whitespace() {
+            let starts = starts_pattern(word);
+            filter.and(
+                "(name_fold LIKE ? ESCAPE '\\' OR category_id IN (SELECT c.id FROM categories c \
+                 WHERE c.name_fold LIKE ? ESCAPE '\\' OR c.name_fold LIKE ? ESCAPE '\\'))",
+                [
+                    Value::Text(contains_pattern(word)),
+                    Value::Text(starts.clone()),
+                    Value::Text(format!("% {starts}")),
+                ],
+            );
+        }
     }
     if !query.ids.is_empty() {
         filter.and_in(

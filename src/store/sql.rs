@@ -76,8 +76,12 @@ pub fn paged<T>(
 
 /// A `LIKE` pattern matching `needle` anywhere, with the wildcards in it escaped (`\`).
 pub fn contains_pattern(needle: &str) -> String {
-    let mut pattern = String::with_capacity(needle.len() + 2);
-    pattern.push('%');
+    format!("%{}", starts_pattern(needle))
+}
+
+/// A `LIKE` pattern matching text that starts with `needle`, wildcards escaped (`\`).
+pub fn starts_pattern(needle: &str) -> String {
+    let mut pattern = String::with_capacity(needle.len() + 1);
     for c in needle.chars() {
         if matches!(c, '%' | '_' | '\\') {
             pattern.push('\\');

@@ -313,3 +313,43 @@ async fn a_pet_created_after_the_newest_was_deleted_gets_a_new_id_and_no_history
         json!([])
     );
 }
+
+#[tokio::test]
+async fn search_matches_every_word_in_any_order_in_the_name_or_at_the_start_of_a_category_word() {
+    let app = TestApp::spawn().await;
+    let dogs = app.category("Dogs").await;
+    let fish = app.category("Tropical fish").await;
+    let biscuit = app.pet_with_stock("Biscuit (Beagle puppy)", dogs, 1).await;
+    let rex = app.pet_with_stock("Rex (Boxer puppy)", dogs, 1).await;
+    let neon = app.pet_with_stock("Neon tetra", fish, 40).await;
+    let names = |v: &serde_json::Value| -> Vec<i64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_i64().unwrap())
+            .collect()
+    };
+
+    let found = app.get_json("/pets?q=puppy%20beagle&sort=id").await;
+    assert_eq!(names(&found), vec![biscuit], "both words, in any order");
+    let found = app.get_json("/pets?q=dog%20puppy&sort=id").await;
+    assert_eq!(
+        names(&found),
+        vec![biscuit, rex],
+        "a word of the category counts"
+    );
+    let found = app.get_json("/pets?q=FISH&sort=id").await;
+    assert_eq!(
+        names(&found),
+        vec![neon],
+        "the second word of a category, any case"
+    );
+    let res = app.get("/pets?q=o&sort=id").await;
+    assert_eq!(
+        header(&res, "x-total-count"),
+        "2",
+        "inside a category word is no match"
+    );
+    let found = app.get_json("/pets?q=beagle%20cat").await;
+    assert_eq!(names(&found), Vec::<i64>::new(), "every word must match");
+}

@@ -72,7 +72,7 @@ export function mount(ctx) {
     const words = state.q;
     const kept = rows.filter(({ it, pet }) =>
       (state.view === 'all' || isLow(it)) &&
-      (!words || matchesWords(words, [pet?.name ?? '', categories.get(pet?.categoryId ?? 0) ?? '', pet?.sku ?? '', pet?.barcode ?? ''])));
+      (!words || matchesWords(words, [pet?.name ?? '', pet?.sku ?? '', pet?.barcode ?? ''], [categories.get(pet?.categoryId ?? 0) ?? ''])));
     const key = state.sort.replace(/^-/, '');
     const dir = state.sort.startsWith('-') ? -1 : 1;
     const byName = (/** @type {typeof rows[number]} */ r) => (r.pet?.name ?? '').toLocaleLowerCase();
