@@ -23,6 +23,7 @@ from headers import DEPRECATION_HEADERS, HEADERS, PARAMETERS
 from parts import json_content, schema, with_rate_limits
 from paths import PATHS
 from schemas import SCHEMAS
+import staff
 
 OUT = Path(__file__).with_name("openapi.json")
 
@@ -48,6 +49,10 @@ staff tools and the staff web UI.
 ## Keys and roles
 Send a key as `X-API-Key: <secret>` or `Authorization: Bearer <secret>`. Each key has a role: \
 {ROLES_TEXT}. `GET /health` needs no key.
+
+Staff members sign in with their name and PIN (`POST /session`, no key needed) and get a \
+session key that acts with their role on the Business plan; the stock history and the events \
+name the member (`keyName`, `staffId`).
 
 ## Plans and rate limits
 {plans_table()}
@@ -88,7 +93,7 @@ DOCUMENT = {
     "openapi": "3.0.3",
     "info": {
         "title": "Pet Store",
-        "version": "1.0.0",
+        "version": "1.1.0",
         "description": INFO_DESCRIPTION,
         "license": {"name": "MIT"},
     },
@@ -99,7 +104,7 @@ DOCUMENT = {
         {"name": "Admin", "description": "API keys, their plans and bans; health."},
     ],
     "security": [{"ApiKeyHeader": []}, {"BearerAuth": []}],
-    "paths": PATHS,
+    "paths": dict(PATHS, **staff.PATHS),
     "components": {
         "securitySchemes": {
             "ApiKeyHeader": {
@@ -114,11 +119,12 @@ DOCUMENT = {
                 "description": "The key's secret as a bearer token.",
             },
         },
-        "schemas": SCHEMAS,
-        "parameters": PARAMETERS,
+        "schemas": dict(SCHEMAS, **staff.SCHEMAS),
+        "parameters": dict(PARAMETERS, **staff.PARAMETERS),
         "headers": HEADERS,
         "responses": dict(
             {name: error_response(name) for name in ERROR_RESPONSES},
+            **staff.RESPONSES,
             Gone={
                 "description": (
                     "The operation passed its sunset date: use its successor "
@@ -139,7 +145,7 @@ def check_operations():
     """The document's operations are exactly the contract's, with its ids, tags, roles and
     stability (src/contract.rs OPERATIONS, read through facts.json)."""
     documented = {}
-    for path, item in PATHS.items():
+    for path, item in DOCUMENT["paths"].items():
         for method, operation in item.items():
             if method != "parameters":
                 documented[(method.upper(), path)] = operation

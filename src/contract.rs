@@ -38,6 +38,14 @@ pub const PER_MINUTE: Bound = Bound::new(1, 1_000_000);
 pub const PER_DAY: Bound = Bound::new(1, 100_000_000);
 /// Bytes of a request body.
 pub const BODY_BYTES: Bound = Bound::new(0, 64 * 1024);
+/// Digits of a staff member's PIN.
+pub const PIN: Bound = Bound::new(4, 8);
+/// Hours a staff member's session lasts without use.
+pub const SESSION_IDLE_HOURS: i64 = 12;
+/// Wrong PINs for one name, within [`PIN_LOCK_MINUTES`], that lock the name that long.
+pub const PIN_FAILURES: i64 = 5;
+/// See [`PIN_FAILURES`].
+pub const PIN_LOCK_MINUTES: i64 = 15;
 /// Hours an `Idempotency-Key` is remembered.
 pub const IDEMPOTENCY_HOURS: i64 = 24;
 
@@ -191,7 +199,7 @@ pub const ERRORS: &[ErrorFact] = &[
         "conflict",
         409,
         "the request clashes with current state, e.g. the same Idempotency-Key is still being \
-         processed",
+         processed, or the change would disable or demote the last enabled admin staff member",
     ),
     error("insufficient_stock", 409, "not enough units in stock"),
     error(
@@ -213,7 +221,7 @@ pub const ERRORS: &[ErrorFact] = &[
     error(
         "duplicate_name",
         409,
-        "another category already has this name (case-insensitive)",
+        "another category, or another staff member, already has this name (case-insensitive)",
     ),
     error("gone", 410, "a deprecated operation past its sunset date"),
     error(
@@ -247,7 +255,9 @@ pub const ERRORS: &[ErrorFact] = &[
     error(
         "temporarily_banned",
         429,
-        "more than 30 rejections in one minute: banned for 15 minutes; see `Retry-After`",
+        "more than 30 rejections in one minute: banned for 15 minutes; or five wrong PINs for \
+         one staff member's name within 15 minutes: that name is locked for 15 minutes; see \
+         `Retry-After`",
     ),
     error("internal", 500, "a bug; the message leaks no internals"),
     error(
@@ -451,6 +461,19 @@ pub const OPERATIONS: &[Operation] = &[
         "Admin",
         "admin",
     )),
+    beta(op("GET", "/admin/staff", "listStaff", "Admin", "admin")),
+    beta(op("POST", "/admin/staff", "createStaff", "Admin", "admin")),
+    beta(op(
+        "PATCH",
+        "/admin/staff/{staffId}",
+        "updateStaff",
+        "Admin",
+        "admin",
+    )),
+    beta(keyless(op(
+        "POST", "/session", "signIn", "Admin", "readonly",
+    ))),
+    beta(op("DELETE", "/session", "signOut", "Admin", "readonly")),
     experimental(op("GET", "/events", "streamEvents", "Store", "readonly")),
     keyless(op("GET", "/health", "health", "Admin", "readonly")),
 ];
@@ -486,6 +509,10 @@ pub struct Bounds {
     pub per_minute: Bound,
     pub per_day: Bound,
     pub body_bytes: Bound,
+    pub pin: Bound,
+    pub session_idle_hours: i64,
+    pub pin_failures: i64,
+    pub pin_lock_minutes: i64,
 }
 
 /// The facts, gathered.
@@ -506,6 +533,10 @@ pub fn facts() -> Facts {
             per_minute: PER_MINUTE,
             per_day: PER_DAY,
             body_bytes: BODY_BYTES,
+            pin: PIN,
+            session_idle_hours: SESSION_IDLE_HOURS,
+            pin_failures: PIN_FAILURES,
+            pin_lock_minutes: PIN_LOCK_MINUTES,
         },
         plans: PLANS,
         first_admin: PlanFact {
@@ -554,6 +585,8 @@ mod tests {
             DomainError::CategoryInUse(1),
             DomainError::PetHasOpenOrders(1),
             DomainError::DuplicateName("x".into()),
+            DomainError::DuplicateStaffName("x".into()),
+            DomainError::LastAdmin("x"),
             DomainError::PreconditionFailed,
             DomainError::IdempotencyKeyReused,
             DomainError::IdempotencyInProgress,

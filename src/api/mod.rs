@@ -24,6 +24,8 @@ mod public_limit;
 mod query;
 mod respond;
 mod router;
+mod session;
+mod staff;
 mod state;
 mod ui;
 

@@ -8,7 +8,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::IntoResponse;
-use axum::routing::{get, MethodRouter};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -18,7 +18,8 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, categories, docs, events, health, inventory, middleware, orders, pets, public_limit, ui,
+    admin, categories, docs, events, health, inventory, middleware, orders, pets, public_limit,
+    session, staff, ui,
 };
 
 /// What the UI and the docs may load: only this server's own files (shops are offline),
@@ -87,6 +88,18 @@ pub fn build(state: AppState) -> Router {
             "/admin/keys/{keyId}/ban",
             stability("beta", axum::routing::delete(admin::lift_ban)),
         )
+        .route(
+            "/admin/staff",
+            stability("beta", get(staff::list).post(staff::create)),
+        )
+        .route(
+            "/admin/staff/{staffId}",
+            stability("beta", axum::routing::patch(staff::update)),
+        )
+        .route(
+            "/session",
+            stability("beta", axum::routing::delete(session::sign_out)),
+        )
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             timeout,
@@ -94,6 +107,14 @@ pub fn build(state: AppState) -> Router {
         // The event stream is long-lived by design: no request timeout.
         .route("/events", stability("experimental", get(events::stream)))
         .route_layer(from_fn_with_state(state.clone(), middleware::authenticate));
+
+    // Signing in needs no key: it counts against the caller's address under the Free plan.
+    let sign_in = Router::new()
+        .route("/session", stability("beta", post(session::sign_in)))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ));
 
     // Routes with no key: a cheap per-address limit instead of the plans'.
     let public = Router::new()
@@ -107,6 +128,7 @@ pub fn build(state: AppState) -> Router {
 
     let mut app = Router::new()
         .merge(interface)
+        .merge(sign_in)
         .merge(public)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(from_fn_with_state(state.clone(), middleware::read_body))

@@ -109,17 +109,21 @@ impl Keys {
         self.keyring.add_session_key(name, FIRST_ADMIN_QUOTA)
     }
 
-    /// Re-reads the active keys into the keyring.
+    /// Re-reads the active keys and the open staff sessions into the keyring.
     pub async fn reload(&self) -> Result<(), StoreError> {
         let active = self.store.keys().active().await?;
+        let sessions = self.store.staff().open_sessions().await?;
         self.keyring.replace(active);
+        self.keyring.replace_staff(super::staff::callers(sessions));
         Ok(())
     }
 
     /// [`Keys::reload`] off the async runtime.
     pub fn reload_blocking(&self) -> Result<(), StoreError> {
         let active = self.store.keys().active().wait()?;
+        let sessions = self.store.staff().open_sessions().wait()?;
         self.keyring.replace(active);
+        self.keyring.replace_staff(super::staff::callers(sessions));
         Ok(())
     }
 }

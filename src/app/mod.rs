@@ -4,14 +4,18 @@
 //! - [`keys`]: making keys (the one place), and the keyring requests are checked against;
 //! - [`usage`]: the rate limiter and its saved day counts;
 //! - [`idempotency`]: idempotent requests in flight in this process;
-//! - [`maintenance`]: the thread that saves, re-reads keys and prunes.
+//! - [`maintenance`]: the thread that saves, re-reads keys and prunes;
+//! - `staff`: staff members signing in by name and PIN, and out.
 //!
 //! [`App::close`] stops maintenance, saves once more, and closes the store.
 
 pub mod idempotency;
 pub mod keys;
 mod maintenance;
+mod staff;
 pub mod usage;
+
+pub use staff::SignInRefused;
 
 use std::sync::{Arc, Mutex};
 
@@ -37,6 +41,8 @@ struct Inner {
     in_flight: idempotency::InFlight,
     first_admin_key: Mutex<Option<String>>,
     maintenance: maintenance::Maintenance,
+    /// Wrong-PIN counts and locks of staff sign-ins.
+    sign_ins: crate::auth::pin::SignInGuard,
 }
 
 impl App {
@@ -60,6 +66,7 @@ impl App {
                 in_flight: idempotency::InFlight::default(),
                 first_admin_key: Mutex::new(first_admin_key),
                 maintenance: maintenance::Maintenance::default(),
+                sign_ins: crate::auth::pin::SignInGuard::default(),
             }),
         };
         app.inner.maintenance.start(Arc::downgrade(&app.inner))?;
@@ -134,7 +141,8 @@ impl maintenance::Maintained for Inner {
     }
 
     fn save_usage(&self) -> Result<(), StoreError> {
-        self.usage.save(&self.store, self.keys.keyring())
+        self.usage.save(&self.store, self.keys.keyring())?;
+        staff::save_session_uses(&self.store, self.keys.keyring())
     }
 
     fn forget_idle(&self) {

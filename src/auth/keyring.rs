@@ -4,9 +4,10 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 
+use super::pin::SESSION_IDLE;
 use super::secret::{hash, Secret};
 use crate::domain::key::{KeyRecord, Role};
-use crate::limits::Quota;
+use crate::limits::{Plan, Quota};
 
 /// The caller of a request, once its key is known.
 #[derive(Debug)]
@@ -15,6 +16,8 @@ pub struct Caller {
     pub name: String,
     pub role: Role,
     pub quota: Quota,
+    /// The staff member and session, when the key is a member's sign-in session.
+    pub staff: Option<StaffSession>,
     /// Unix seconds of the last request; saved to the store from time to time.
     last_used: AtomicI64,
 }
@@ -26,8 +29,28 @@ impl Caller {
             name,
             role,
             quota,
+            staff: None,
             last_used: AtomicI64::new(0),
         }
+    }
+
+    /// The caller of a staff member's session. Its `key_id` is the session id negated, so it
+    /// never meets a stored key's id (positive) or the desktop's (0) in rate limits and
+    /// idempotency records.
+    pub fn for_staff(session: StaffSession, name: String, role: Role, last_used: i64) -> Self {
+        let quota = STAFF_SESSION_PLAN.quota(None).unwrap_or(Quota {
+            per_minute: 1_000,
+            per_day: 100_000,
+        });
+        let mut caller = Self::new(-session.session_id, name, role, quota);
+        caller.staff = Some(session);
+        caller.last_used = AtomicI64::new(last_used);
+        caller
+    }
+
+    /// Unix seconds of the caller's last request, as this process saw it.
+    pub fn last_used(&self) -> i64 {
+        self.last_used.load(Ordering::Relaxed)
     }
 
     fn from_record(record: &KeyRecord) -> Self {
@@ -45,11 +68,23 @@ impl Caller {
     }
 }
 
+/// Which member signed in, and which of their sessions this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaffSession {
+    pub staff_id: i64,
+    pub session_id: i64,
+}
+
+/// The plan a staff session is on.
+pub const STAFF_SESSION_PLAN: Plan = Plan::Business;
+
 /// Active keys by secret hash. Reads take a shared lock only.
 #[derive(Default)]
 pub struct Keyring {
     stored: RwLock<Arc<HashMap<String, Arc<Caller>>>>,
     session: RwLock<HashMap<String, Arc<Caller>>>,
+    /// Staff members' sign-in sessions, by secret hash.
+    staff: RwLock<HashMap<String, Arc<Caller>>>,
     /// Last-use times (Unix seconds) of keys that have left the ring (revoked), by key id,
     /// so that a use shortly before revoking is still shown and saved.
     retired: RwLock<HashMap<i64, i64>>,
@@ -95,15 +130,75 @@ impl Keyring {
     /// The caller a secret belongs to, if it is an active key; notes the use.
     pub fn resolve(&self, secret: &str, now: i64) -> Option<Arc<Caller>> {
         let hashed = hash(secret);
-        let caller = self.snapshot().get(&hashed).cloned().or_else(|| {
-            self.session
-                .read()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&hashed)
-                .cloned()
-        })?;
+        let caller = self
+            .snapshot()
+            .get(&hashed)
+            .cloned()
+            .or_else(|| {
+                self.session
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&hashed)
+                    .cloned()
+            })
+            .or_else(|| self.staff_session(&hashed, now))?;
         caller.last_used.store(now, Ordering::Relaxed);
         Some(caller)
+    }
+
+    /// A staff session by the hash of its secret, unless it has gone unused too long.
+    fn staff_session(&self, hashed: &str, now: i64) -> Option<Arc<Caller>> {
+        let caller = self
+            .staff
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(hashed)
+            .cloned()?;
+        (now - caller.last_used() <= SESSION_IDLE).then_some(caller)
+    }
+
+    /// Replaces the staff sessions with `sessions` (secret hash, caller), keeping the later
+    /// of the stored and the seen last use.
+    pub fn replace_staff(&self, sessions: Vec<(String, Caller)>) {
+        let mut map = self.staff.write().unwrap_or_else(|e| e.into_inner());
+        let fresh = sessions
+            .into_iter()
+            .map(|(hash, caller)| {
+                if let Some(seen) = map.get(&hash) {
+                    caller
+                        .last_used
+                        .fetch_max(seen.last_used(), Ordering::Relaxed);
+                }
+                (hash, Arc::new(caller))
+            })
+            .collect();
+        *map = fresh;
+    }
+
+    /// Adds one staff session (just signed in).
+    pub fn add_staff(&self, secret_hash: String, caller: Caller) {
+        self.staff
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(secret_hash, Arc::new(caller));
+    }
+
+    /// Ends a staff session at once in this process.
+    pub fn remove_staff(&self, session_id: i64) {
+        self.staff
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, c| c.staff.map(|s| s.session_id) != Some(session_id));
+    }
+
+    /// The last use (Unix seconds) of every staff session, by session id.
+    pub fn staff_uses(&self) -> Vec<(i64, i64)> {
+        self.staff
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter_map(|c| Some((c.staff?.session_id, c.last_used())))
+            .collect()
     }
 
     /// An admin key that lives only in this process's memory (for the desktop window).
@@ -151,7 +246,6 @@ impl Keyring {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Plan;
 
     fn record(id: i64) -> KeyRecord {
         KeyRecord {

@@ -3,10 +3,12 @@
 //! Secrets are long random strings shown once; only their SHA-256 is stored. Every request
 //! resolves its secret against the [`Keyring`], an in-memory copy of the active keys that
 //! the app refreshes after each change (and every few seconds, for changes made from the
-//! command line while the server runs).
+//! command line while the server runs). Staff members' sign-in sessions resolve the same
+//! way and act with the member's role; [`pin`] guards their PINs.
 
 mod keyring;
+pub mod pin;
 mod secret;
 
-pub use keyring::{Caller, Keyring};
+pub use keyring::{Caller, Keyring, StaffSession, STAFF_SESSION_PLAN};
 pub use secret::{hash, prefix, Secret};

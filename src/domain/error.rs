@@ -29,6 +29,10 @@ pub enum DomainError {
     PetHasOpenOrders(i64),
     #[error("a category named \"{0}\" already exists")]
     DuplicateName(String),
+    #[error("a staff member named \"{0}\" already exists")]
+    DuplicateStaffName(String),
+    #[error("{0}")]
+    LastAdmin(&'static str),
     #[error("the record has changed since it was read (If-Match does not match its ETag)")]
     PreconditionFailed,
     #[error("this Idempotency-Key was already used with a different request body")]
@@ -61,7 +65,8 @@ impl DomainError {
             Self::OrderAlreadyComplete(_) => "order_already_complete",
             Self::CategoryInUse(_) => "category_in_use",
             Self::PetHasOpenOrders(_) => "pet_has_open_orders",
-            Self::DuplicateName(_) => "duplicate_name",
+            Self::DuplicateName(_) | Self::DuplicateStaffName(_) => "duplicate_name",
+            Self::LastAdmin(_) => "conflict",
             Self::PreconditionFailed => "precondition_failed",
             Self::IdempotencyKeyReused => "idempotency_key_reused",
             Self::IdempotencyInProgress | Self::Conflict(_) => "conflict",

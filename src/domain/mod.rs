@@ -15,6 +15,7 @@ pub mod key;
 pub mod order;
 pub mod pet;
 pub mod query;
+pub mod staff;
 pub mod text;
 pub mod time;
 

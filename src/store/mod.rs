@@ -37,6 +37,7 @@ pub mod orders;
 pub mod pets;
 mod readers;
 mod sql;
+pub mod staff;
 #[cfg(test)]
 mod tests;
 pub mod usage;
@@ -215,6 +216,11 @@ impl Store {
     /// The change events kept for resuming subscribers.
     pub fn events(&self) -> events::Events<'_> {
         events::Events(self)
+    }
+
+    /// Staff members and their sign-in sessions.
+    pub fn staff(&self) -> staff::Staff<'_> {
+        staff::Staff(self)
     }
 
     /// Saved request counts of rate-limit subjects.

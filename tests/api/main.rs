@@ -21,3 +21,4 @@ mod pets;
 mod rate_limits;
 mod roles;
 mod smoke;
+mod staff;

@@ -1,0 +1,290 @@
+"""Staff members who sign in by name and PIN: their schemas, error responses and operations
+(interface 1.1, beta). generate.py merges these tables into the document."""
+
+from errors import BODY, responses
+from facts import BOUNDS
+from headers import BETA, LIST_HEADERS, PAGING_DOC
+from parts import (
+    ID,
+    NAME,
+    RATE_LIMIT_HEADERS,
+    TIMESTAMP,
+    described,
+    header,
+    json_content,
+    nullable,
+    param,
+    ref,
+    request_body,
+    schema,
+    success,
+)
+
+STAFF_ROLE = {
+    "type": "string",
+    "enum": ["readonly", "staff", "admin"],
+    "description": (
+        "What the member's sessions may do, as a key of that role: `readonly` reads, `staff` "
+        "also sells and edits pets, categories and stock, `admin` also manages keys and staff."
+    ),
+}
+PIN_MIN, PIN_MAX = BOUNDS["pin"]["min"], BOUNDS["pin"]["max"]
+PIN = {
+    "type": "string",
+    "pattern": f"^[0-9]{{{PIN_MIN},{PIN_MAX}}}$",
+    "description": f"{PIN_MIN} to {PIN_MAX} digits, sent as a string. Stored only as an "
+    "Argon2id hash.",
+}
+LOCK = BOUNDS["pinLockMinutes"]
+IDLE = BOUNDS["sessionIdleHours"]
+WHEN_LOCKED = (
+    f"{BOUNDS['pinFailures']} wrong PINs for one name within {LOCK} minutes lock that name for "
+    f"{LOCK} minutes, whether or not a member has it: 429 `temporarily_banned` with "
+    "`Retry-After`, even for the right PIN."
+)
+
+SCHEMAS = {
+    "StaffMember": {
+        "type": "object",
+        "description": "A person of the shop who signs in with name and PIN. The PIN is never shown.",
+        "required": ["id", "name", "role", "createdAt", "disabledAt"],
+        "properties": {
+            "id": described(ID, "Staff member id."),
+            "name": described(NAME, "Unique, case-insensitively; what the member types to sign in."),
+            "role": STAFF_ROLE,
+            "createdAt": TIMESTAMP,
+            "disabledAt": nullable(
+                TIMESTAMP, "When the member was disabled (they cannot sign in), or `null`."
+            ),
+        },
+        "example": {
+            "id": 3,
+            "name": "Ann",
+            "role": "staff",
+            "createdAt": "2026-11-22T09:00:00Z",
+            "disabledAt": None,
+        },
+    },
+    "NewStaffMember": {
+        "type": "object",
+        "description": "A member to add.",
+        "required": ["name", "role", "pin"],
+        "additionalProperties": False,
+        "properties": {"name": NAME, "role": STAFF_ROLE, "pin": PIN},
+        "example": {"name": "Ann", "role": "staff", "pin": "0481"},
+    },
+    "StaffMemberPatch": {
+        "type": "object",
+        "description": (
+            "Changes a member: any of the fields. `disabled: true` ends the member's sessions at "
+            "once and stamps `disabledAt`; `false` lets them sign in again. The last enabled admin "
+            "member cannot be disabled or lose the admin role (409 `conflict`)."
+        ),
+        "additionalProperties": False,
+        "properties": {
+            "name": NAME,
+            "role": STAFF_ROLE,
+            "pin": PIN,
+            "disabled": {"type": "boolean"},
+        },
+        "example": {"pin": "7351"},
+    },
+    "SignIn": {
+        "type": "object",
+        "description": "A member's name (any case) and PIN.",
+        "required": ["name", "pin"],
+        "additionalProperties": False,
+        "properties": {
+            "name": described(NAME, "The member's name, compared case-insensitively."),
+            "pin": {"type": "string", "description": "The member's PIN."},
+        },
+        "example": {"name": "Ann", "pin": "0481"},
+    },
+    "Session": {
+        "type": "object",
+        "description": (
+            "A signed-in member's session. `secret` is a key like any other (send it as "
+            "`X-API-Key` or `Authorization: Bearer`), shown only here. It acts with the member's "
+            "role on the `business` plan and names the member in the stock history and events. "
+            f"It ends after {IDLE} hours without use, on `DELETE /session`, or when the member "
+            "is disabled; a change of role applies to it at once."
+        ),
+        "required": ["secret", "expiresAt", "staff"],
+        "properties": {
+            "secret": {"type": "string"},
+            "expiresAt": described(
+                TIMESTAMP, "When the session ends if it is not used; each use moves it on."
+            ),
+            "staff": schema("StaffMember"),
+        },
+    },
+}
+
+
+def error(status, code, description, message, retry_after=False):
+    headers = dict(RATE_LIMIT_HEADERS)
+    if retry_after:
+        headers["Retry-After"] = header("Retry-After")
+    return {
+        "description": description,
+        "headers": headers,
+        "content": json_content(
+            schema("Error"), example={"code": code, "message": message, "status": int(status)}
+        ),
+    }
+
+
+RESPONSES = {
+    "StaffDuplicateName": error(
+        "409",
+        "duplicate_name",
+        "Another staff member already has this name (case-insensitive).",
+        'a staff member named "Ann" already exists',
+    ),
+    "StaffConflict": error(
+        "409",
+        "conflict",
+        "`duplicate_name`: another member has this name. `conflict`: the change would disable "
+        "or demote the last enabled admin member.",
+        "the last enabled admin member cannot be disabled or lose the admin role",
+    ),
+    "SignInRefused": error(
+        "401",
+        "unauthorized",
+        "The name and PIN do not match an enabled member. The answer is the same for an "
+        "unknown name, a wrong PIN and a disabled member.",
+        "that name and PIN do not match a staff member who may sign in",
+    ),
+    "SignInLocked": error(
+        "429",
+        "temporarily_banned",
+        WHEN_LOCKED + " Also `rate_limited` or `temporarily_banned` for the caller's address, "
+        "which is counted under the Free plan like any request without a key.",
+        "too many wrong PINs for this name; it is locked for 12 more minutes",
+        retry_after=True,
+    ),
+}
+
+
+def ops_ref(name):
+    return ref("responses", name)
+
+
+BETA_X = {"x-stability": "beta"}
+
+
+def op(operation_id, summary, description, resps, parameters=None, body=None, **extra):
+    o = {
+        "tags": ["Admin"],
+        "operationId": operation_id,
+        "summary": f"{summary} (beta)",
+        "description": description,
+    }
+    if parameters:
+        o["parameters"] = parameters
+    if body:
+        o["requestBody"] = body
+    o["responses"] = resps
+    o.update(extra)
+    o.update(BETA_X)
+    return o
+
+
+MEMBER_HEADERS = dict({"ETag": header("ETag")}, **BETA)
+
+sign_in_responses = responses(
+    {"201": success("Signed in: the session.", schema("Session"), {"Location": header("Location"), **BETA})},
+    *BODY,
+    "ValidationFailed",
+    forbidden=False,
+)
+sign_in_responses["401"] = ops_ref("SignInRefused")
+sign_in_responses["429"] = ops_ref("SignInLocked")
+
+staff_patch_responses = responses(
+    {"200": success("The member as stored.", schema("StaffMember"), MEMBER_HEADERS)},
+    "NotFound",
+    "PreconditionFailed",
+    *BODY,
+    "ValidationFailed",
+)
+staff_patch_responses["409"] = ops_ref("StaffConflict")
+
+PATHS = {
+    "/admin/staff": {
+        "get": op(
+            "listStaff",
+            "List staff members",
+            "Every member, disabled ones included, oldest first. " + PAGING_DOC + " Role: admin.",
+            responses(
+                {
+                    "200": success(
+                        "A page of members.",
+                        {"type": "array", "items": schema("StaffMember")},
+                        dict(LIST_HEADERS, **BETA),
+                    )
+                }
+            ),
+            parameters=[param("Limit"), param("Offset")],
+        ),
+        "post": op(
+            "createStaff",
+            "Add a staff member",
+            "Adds a member who signs in with `name` and `pin` (`POST /session`). Role: admin.",
+            dict(
+                responses(
+                    {
+                        "201": success(
+                            "The member.",
+                            schema("StaffMember"),
+                            {"Location": header("Location"), "ETag": header("ETag"), **BETA},
+                        )
+                    },
+                    *BODY,
+                    "ValidationFailed",
+                ),
+                **{"409": ops_ref("StaffDuplicateName")},
+            ),
+            body=request_body("NewStaffMember", "The new member."),
+        ),
+    },
+    "/admin/staff/{staffId}": {
+        "parameters": [param("StaffId")],
+        "patch": op(
+            "updateStaff",
+            "Change a staff member",
+            "Changes name, role or PIN, or disables or enables the member. Disabling ends their "
+            "sessions at once. Honours `If-Match`. Role: admin.",
+            dict(sorted(staff_patch_responses.items())),
+            body=request_body("StaffMemberPatch", "The fields to change.", merge_patch=True),
+        ),
+    },
+    "/session": {
+        "post": op(
+            "signIn",
+            "Sign a staff member in",
+            "Needs no key. Answers a session key for the member with this name (any case) and "
+            "PIN. A wrong name, a wrong PIN and a disabled member get the same 401. " + WHEN_LOCKED,
+            dict(sorted(sign_in_responses.items())),
+            body=request_body("SignIn", "Name and PIN."),
+            security=[],
+        ),
+        "delete": op(
+            "signOut",
+            "Sign out",
+            "Ends the session whose key sends this request; the key gets 401 from then on. A key "
+            "that is not a staff session gets 400. Role: readonly.",
+            responses({"204": success("Signed out; no body.", headers=BETA)}, forbidden=False),
+        ),
+    },
+}
+
+PARAMETERS = {
+    "StaffId": {
+        "name": "staffId",
+        "in": "path",
+        "required": True,
+        "description": "The staff member's id.",
+        "schema": dict(ID),
+    }
+}

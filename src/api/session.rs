@@ -1,0 +1,116 @@
+//! `/session`: a staff member signs in with name and PIN and gets a session key; the key
+//! signs itself out. Signing in needs no key, so it is limited by address like any request
+//! without one, and a name is locked after too many wrong PINs (see `auth::pin`).
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequest, Request, State};
+use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::error::{ApiError, Result};
+use super::extract::{Auth, JsonBody, Readonly};
+use super::limit;
+use super::respond;
+use super::state::AppState;
+use crate::app::SignInRefused;
+use crate::domain::staff::{SignIn, SignInInput, StaffMember};
+use crate::domain::time;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionView {
+    secret: String,
+    expires_at: String,
+    staff: StaffMember,
+}
+
+/// The one answer for a wrong name, a wrong PIN or a disabled member.
+fn wrong_name_or_pin() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        "that name and PIN do not match a staff member who may sign in",
+    )
+}
+
+fn locked(retry_after: u64) -> Response {
+    let minutes = retry_after.div_ceil(60);
+    let mut response = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "temporarily_banned",
+        format!(
+            "too many wrong PINs for this name; it is locked for {minutes} more minute{}",
+            if minutes == 1 { "" } else { "s" }
+        ),
+    )
+    .into_response();
+    response.headers_mut().insert(
+        HeaderName::from_static("retry-after"),
+        HeaderValue::from(retry_after),
+    );
+    response
+}
+
+/// `POST /session`: counted against the caller's address, then checked.
+pub async fn sign_in(State(s): State<AppState>, req: Request) -> Response {
+    let addr = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
+    let decision = s
+        .app
+        .settings()
+        .rate_limits
+        .then(|| limit::check(s.app.limiter(), None, addr));
+    let mut response = match &decision {
+        Some((decision, _)) if !decision.is_allowed() => {
+            limit::refusal(decision).unwrap_or_else(|| ApiError::internal().into_response())
+        }
+        _ => match JsonBody::<SignInInput>::from_request(req, &()).await {
+            Ok(body) => answer(&s, body.value).await,
+            Err(err) => err.into_response(),
+        },
+    };
+    if let Some((decision, quota)) = &decision {
+        limit::add_headers(response.headers_mut(), decision, *quota);
+    }
+    response
+}
+
+async fn answer(s: &AppState, input: SignInInput) -> Response {
+    let attempt = match SignIn::try_from(input) {
+        Ok(attempt) => attempt,
+        Err(err) => return ApiError::from(err).into_response(),
+    };
+    match s.app.sign_in(attempt).await {
+        Ok(signed) => {
+            let expires_at = chrono::DateTime::from_timestamp(signed.expires_at, 0)
+                .map(time::format)
+                .unwrap_or_default();
+            respond::created(
+                "/session".into(),
+                &SessionView {
+                    secret: signed.secret,
+                    expires_at,
+                    staff: signed.member,
+                },
+            )
+        }
+        Err(SignInRefused::Unknown) => wrong_name_or_pin().into_response(),
+        Err(SignInRefused::Locked(wait)) => locked(wait),
+        Err(SignInRefused::Store(err)) => ApiError::from(err).into_response(),
+    }
+}
+
+/// `DELETE /session`: ends the session whose key made the request.
+pub async fn sign_out(auth: Auth<Readonly>, State(s): State<AppState>) -> Result<Response> {
+    let session = auth.caller.staff.ok_or_else(|| {
+        ApiError::bad_request(
+            "this key is not a staff member's session; an admin revokes keys at /admin/keys",
+        )
+    })?;
+    s.app.sign_out(session).await?;
+    Ok(respond::no_content())
+}

@@ -1,0 +1,86 @@
+//! `/admin/staff`: the shop's people, who sign in with a name and a PIN.
+
+use axum::extract::State;
+use axum::http::Uri;
+use axum::response::Response;
+
+use super::error::{ApiError, Result};
+use super::extract::{Admin, Auth, Id, IfMatch, JsonBody};
+use super::query::Query;
+use super::respond;
+use super::state::AppState;
+use crate::auth::pin;
+use crate::domain::query::{Page, Paged};
+use crate::domain::staff::{NewStaff, NewStaffInput, StaffMember, StaffPatch, StaffPatchInput};
+
+/// Hashes a PIN off the async runtime (Argon2id takes tens of milliseconds on purpose).
+async fn hash(pin: String) -> Result<String> {
+    tokio::task::spawn_blocking(move || pin::hash_pin(&pin))
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(|err| {
+            tracing::error!(%err, "hashing a PIN failed");
+            ApiError::internal()
+        })
+}
+
+/// Members, oldest first, paged like every list (a shop has a handful; cut in memory).
+pub async fn list(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    uri: Uri,
+    Query(page): Query<Page>,
+) -> Result<Response> {
+    let all = s.app.store().staff().list().await?;
+    let total = all.len() as i64;
+    let items: Vec<StaffMember> = all
+        .into_iter()
+        .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(page.limit).unwrap_or(0))
+        .collect();
+    Ok(respond::page(&uri, page, &Paged { items, total }))
+}
+
+pub async fn create(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    body: JsonBody<NewStaffInput>,
+) -> Result<Response> {
+    let new = NewStaff::try_from(body.value)?;
+    let pin_hash = hash(new.pin.expose().to_owned()).await?;
+    let member = s
+        .app
+        .store()
+        .staff()
+        .create(new.name, new.role, pin_hash)
+        .await?;
+    Ok(respond::created(
+        format!("/admin/staff/{}", member.id),
+        &member,
+    ))
+}
+
+/// Changes a member. Disabling ends their sessions at once; a new role applies to their
+/// open sessions too.
+pub async fn update(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    IfMatch(pre): IfMatch,
+    body: JsonBody<StaffPatchInput>,
+) -> Result<Response> {
+    let patch = StaffPatch::try_from(body.value)?;
+    let pin_hash = match &patch.pin {
+        Some(pin) => Some(hash(pin.expose().to_owned()).await?),
+        None => None,
+    };
+    let member = s
+        .app
+        .store()
+        .staff()
+        .update(id, patch, pin_hash, pre)
+        .await?;
+    // Sessions follow the member's role and end when they are disabled.
+    s.app.keys().reload().await?;
+    Ok(respond::record(&member))
+}

@@ -1,0 +1,525 @@
+//! Staff members: `/admin/staff`, signing in by name and PIN at `/session`, and what a
+//! member's session may do.
+
+use std::sync::Arc;
+
+use petstore::limits::TestClock;
+use reqwest::{Method, Response};
+use serde_json::{json, Value};
+
+use crate::support::{assert_error, body, header, TestApp};
+
+/// 2026-11-22T10:00:18Z: no minute ends while a test runs on this clock.
+const NOW: i64 = 1_795_305_600 + 10 * 3_600 + 18;
+
+async fn clocked() -> (TestApp, Arc<TestClock>) {
+    let clock = Arc::new(TestClock::new(NOW));
+    let app = TestApp::builder().clock(clock.clone()).spawn().await;
+    (app, clock)
+}
+
+async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) -> Value {
+    let res = app
+        .post(
+            "/admin/staff",
+            json!({ "name": name, "role": role, "pin": pin }),
+        )
+        .await;
+    assert_eq!(res.status(), 201, "adding {name}");
+    body(res).await
+}
+
+async fn sign_in(app: &TestApp, name: &str, pin: &str) -> Response {
+    app.client
+        .post(app.url("/session"))
+        .json(&json!({ "name": name, "pin": pin }))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn session_key(app: &TestApp, name: &str, pin: &str) -> String {
+    let res = sign_in(app, name, pin).await;
+    assert_eq!(res.status(), 201, "signing in as {name}");
+    body(res).await["secret"].as_str().unwrap().to_owned()
+}
+
+async fn patch_member(app: &TestApp, id: &Value, change: Value) -> Response {
+    app.send_json(Method::PATCH, &format!("/admin/staff/{id}"), change)
+        .await
+}
+
+async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
+    app.request_as(key, Method::GET, path).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn adding_a_member_answers_201_with_the_member_and_never_the_pin() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .post(
+            "/admin/staff",
+            json!({ "name": "  Ann Lee ", "role": "staff", "pin": "0481" }),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    let location = header(&res, "location");
+    let member = body(res).await;
+    assert_eq!(location, format!("/admin/staff/{}", member["id"]));
+    assert_eq!(member["name"], "Ann Lee");
+    assert_eq!(member["role"], "staff");
+    assert_eq!(member["disabledAt"], Value::Null);
+    assert!(member["createdAt"].as_str().unwrap().ends_with('Z'));
+    let keys: Vec<&str> = member
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        keys.len(),
+        5,
+        "exactly id, name, role, createdAt, disabledAt: {keys:?}"
+    );
+
+    let res = app.get("/admin/staff").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "x-total-count"), "1");
+    let text = res.text().await.unwrap();
+    assert!(!text.contains("0481") && !text.contains("argon"), "{text}");
+    let listed: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(listed, json!([member]));
+
+    let stored: String = rusqlite::Connection::open(app.db_path())
+        .unwrap()
+        .query_row("SELECT pin_hash FROM staff_members", [], |r| r.get(0))
+        .unwrap();
+    assert!(stored.starts_with("$argon2id$"), "{stored}");
+    assert!(!stored.contains("0481"));
+}
+
+#[tokio::test]
+async fn a_member_needs_a_name_a_known_role_and_a_pin_of_four_to_eight_digits() {
+    let app = TestApp::spawn().await;
+    let cases = [
+        (json!({ "role": "staff", "pin": "1234" }), "name"),
+        (
+            json!({ "name": "  ", "role": "staff", "pin": "1234" }),
+            "name",
+        ),
+        (json!({ "name": "A", "pin": "1234" }), "role"),
+        (json!({ "name": "A", "role": "pos", "pin": "1234" }), "role"),
+        (
+            json!({ "name": "A", "role": "Admin", "pin": "1234" }),
+            "role",
+        ),
+        (json!({ "name": "A", "role": "staff" }), "pin"),
+        (json!({ "name": "A", "role": "staff", "pin": "123" }), "pin"),
+        (
+            json!({ "name": "A", "role": "staff", "pin": "123456789" }),
+            "pin",
+        ),
+        (
+            json!({ "name": "A", "role": "staff", "pin": "12a4" }),
+            "pin",
+        ),
+    ];
+    for (sent, field) in cases {
+        let message = assert_error(
+            app.post("/admin/staff", sent.clone()).await,
+            422,
+            "validation_failed",
+        )
+        .await;
+        assert!(message.contains(field), "{sent}: {message}");
+    }
+    let wrong_type = app
+        .post(
+            "/admin/staff",
+            json!({ "name": "A", "role": "staff", "pin": 1234 }),
+        )
+        .await;
+    assert_error(wrong_type, 400, "bad_request").await;
+    let unknown = app
+        .post(
+            "/admin/staff",
+            json!({ "name": "A", "role": "staff", "pin": "1234", "x": 1 }),
+        )
+        .await;
+    assert_error(unknown, 400, "bad_request").await;
+    assert_eq!(app.get_json("/admin/staff").await, json!([]));
+}
+
+#[tokio::test]
+async fn names_are_unique_whatever_their_case() {
+    let app = TestApp::spawn().await;
+    add_member(&app, "Ann", "staff", "1111").await;
+    let bob = add_member(&app, "Bob", "staff", "2222").await;
+    let res = app
+        .post(
+            "/admin/staff",
+            json!({ "name": "ANN", "role": "readonly", "pin": "3333" }),
+        )
+        .await;
+    assert_error(res, 409, "duplicate_name").await;
+    assert_error(
+        patch_member(&app, &bob["id"], json!({ "name": "ann" })).await,
+        409,
+        "duplicate_name",
+    )
+    .await;
+    let renamed = patch_member(&app, &bob["id"], json!({ "name": "BOB" })).await;
+    assert_eq!(
+        renamed.status(),
+        200,
+        "a member may change the case of their own name"
+    );
+}
+
+#[tokio::test]
+async fn signing_in_by_name_and_pin_answers_a_session_key_with_the_members_role() {
+    let (app, _clock) = clocked().await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let res = sign_in(&app, "ann", "0481").await;
+    assert_eq!(res.status(), 201);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    assert!(!header(&res, "x-ratelimit-limit").is_empty());
+    let session = body(res).await;
+    assert_eq!(session["staff"], ann);
+    assert_eq!(
+        session["expiresAt"], "2026-11-22T22:00:18Z",
+        "12 hours from now"
+    );
+    let secret = session["secret"].as_str().unwrap();
+    assert!(secret.len() >= 40);
+
+    // Acts as a staff key: may change stock, may not manage keys.
+    let res = get_as(&app, secret, "/pets").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        header(&res, "x-ratelimit-limit"),
+        "1000",
+        "the business plan"
+    );
+    assert_error(get_as(&app, secret, "/admin/keys").await, 403, "forbidden").await;
+    let cat = app.category("Dogs").await;
+    let pet = app.pet_with_stock("Rex", cat, 1).await;
+    let res = app
+        .request_as(
+            secret,
+            Method::POST,
+            &format!("/store/inventory/{pet}/adjustments"),
+        )
+        .json(&json!({ "delta": 2, "reason": "delivery" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+}
+
+#[tokio::test]
+async fn a_wrong_name_a_wrong_pin_and_a_disabled_member_get_the_same_answer() {
+    let app = TestApp::spawn().await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    add_member(&app, "Zed", "admin", "9999").await;
+    patch_member(&app, &ann["id"], json!({ "disabled": true })).await;
+    add_member(&app, "Bob", "staff", "2222").await;
+
+    let mut answers = Vec::new();
+    for (name, pin) in [("Nobody", "2222"), ("Bob", "2223"), ("Ann", "0481")] {
+        let res = sign_in(&app, name, pin).await;
+        assert_eq!(res.status(), 401, "{name}");
+        answers.push(res.text().await.unwrap());
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    let error: Value = serde_json::from_str(&answers[0]).unwrap();
+    assert_eq!(error["code"], "unauthorized");
+    assert_eq!(error["status"], 401);
+}
+
+#[tokio::test]
+async fn signing_in_needs_a_name_and_a_pin_in_a_json_body() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .client
+        .post(app.url("/session"))
+        .json(&json!({ "pin": "1234" }))
+        .send()
+        .await
+        .unwrap();
+    let message = assert_error(res, 422, "validation_failed").await;
+    assert!(message.contains("name"));
+    let res = app
+        .client
+        .post(app.url("/session"))
+        .json(&json!({ "name": "Ann" }))
+        .send()
+        .await
+        .unwrap();
+    assert!(assert_error(res, 422, "validation_failed")
+        .await
+        .contains("pin"));
+    let res = app
+        .client
+        .post(app.url("/session"))
+        .body("name=Ann")
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 415, "unsupported_media_type").await;
+}
+
+#[tokio::test]
+async fn five_wrong_pins_lock_the_name_for_fifteen_minutes_even_for_the_right_pin() {
+    let (app, clock) = clocked().await;
+    add_member(&app, "Ann", "staff", "0481").await;
+    add_member(&app, "Bob", "staff", "2222").await;
+    for _ in 0..5 {
+        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
+        clock.advance(60);
+    }
+    let res = sign_in(&app, "ANN", "0481").await;
+    // Locked at the fifth wrong PIN, a minute ago.
+    assert_eq!(header(&res, "retry-after"), (15 * 60 - 60).to_string());
+    let message = assert_error(res, 429, "temporarily_banned").await;
+    assert!(message.contains("minutes"), "{message}");
+    assert_eq!(
+        sign_in(&app, "Bob", "2222").await.status(),
+        201,
+        "other names are free"
+    );
+
+    clock.advance(14 * 60 - 1);
+    let res = sign_in(&app, "Ann", "0481").await;
+    assert_eq!(header(&res, "retry-after"), "1");
+    clock.advance(1);
+    assert_eq!(
+        sign_in(&app, "Ann", "0481").await.status(),
+        201,
+        "unlocked after 15 minutes"
+    );
+}
+
+#[tokio::test]
+async fn names_that_belong_to_no_one_are_locked_the_same_way() {
+    let (app, _clock) = clocked().await;
+    for _ in 0..5 {
+        assert_eq!(sign_in(&app, "Ghost", "1111").await.status(), 401);
+    }
+    let res = sign_in(&app, "Ghost", "1111").await;
+    assert_error(res, 429, "temporarily_banned").await;
+}
+
+#[tokio::test]
+async fn wrong_pins_more_than_fifteen_minutes_apart_do_not_lock() {
+    let (app, clock) = clocked().await;
+    add_member(&app, "Ann", "staff", "0481").await;
+    for _ in 0..6 {
+        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
+        clock.advance(4 * 60);
+    }
+    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 201);
+}
+
+#[tokio::test]
+async fn signing_out_ends_the_session_and_only_that_one() {
+    let app = TestApp::spawn().await;
+    add_member(&app, "Ann", "staff", "0481").await;
+    let first = session_key(&app, "Ann", "0481").await;
+    let second = session_key(&app, "Ann", "0481").await;
+    let res = app
+        .request_as(&first, Method::DELETE, "/session")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    assert_error(get_as(&app, &first, "/pets").await, 401, "unauthorized").await;
+    assert_eq!(get_as(&app, &second, "/pets").await.status(), 200);
+    let again = app
+        .request_as(&first, Method::DELETE, "/session")
+        .send()
+        .await
+        .unwrap();
+    assert_error(again, 401, "unauthorized").await;
+    let anonymous = app.client.delete(app.url("/session")).send().await.unwrap();
+    assert_error(anonymous, 401, "unauthorized").await;
+    let key = app
+        .request(Method::DELETE, "/session")
+        .send()
+        .await
+        .unwrap();
+    assert_error(key, 400, "bad_request").await;
+}
+
+#[tokio::test]
+async fn a_session_ends_after_twelve_hours_without_use_and_use_keeps_it_open() {
+    let (app, clock) = clocked().await;
+    add_member(&app, "Ann", "staff", "0481").await;
+    let busy = session_key(&app, "Ann", "0481").await;
+    let idle = session_key(&app, "Ann", "0481").await;
+    for _ in 0..3 {
+        clock.advance(5 * 3_600);
+        assert_eq!(get_as(&app, &busy, "/pets").await.status(), 200);
+    }
+    assert_error(get_as(&app, &idle, "/pets").await, 401, "unauthorized").await;
+    clock.advance(12 * 3_600 + 1);
+    assert_error(get_as(&app, &busy, "/pets").await, 401, "unauthorized").await;
+}
+
+#[tokio::test]
+async fn a_session_survives_a_restart_but_not_its_idle_time() {
+    let (app, clock) = clocked().await;
+    add_member(&app, "Ann", "staff", "0481").await;
+    let secret = session_key(&app, "Ann", "0481").await;
+    let app = app.restart().await;
+    assert_eq!(get_as(&app, &secret, "/pets").await.status(), 200);
+    clock.advance(12 * 3_600 + 1);
+    let app = app.restart().await;
+    assert_error(get_as(&app, &secret, "/pets").await, 401, "unauthorized").await;
+}
+
+#[tokio::test]
+async fn disabling_a_member_ends_their_sessions_at_once_and_they_cannot_sign_in() {
+    let app = TestApp::spawn().await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let secret = session_key(&app, "Ann", "0481").await;
+    let res = patch_member(&app, &ann["id"], json!({ "disabled": true })).await;
+    assert_eq!(res.status(), 200);
+    let member = body(res).await;
+    assert!(member["disabledAt"].as_str().unwrap().ends_with('Z'));
+    assert_error(get_as(&app, &secret, "/pets").await, 401, "unauthorized").await;
+    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 401);
+
+    let res = patch_member(&app, &ann["id"], json!({ "disabled": false })).await;
+    assert_eq!(body(res).await["disabledAt"], Value::Null);
+    assert_error(get_as(&app, &secret, "/pets").await, 401, "unauthorized").await;
+    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 201);
+}
+
+#[tokio::test]
+async fn a_new_role_applies_to_open_sessions_and_a_new_pin_to_the_next_sign_in() {
+    let app = TestApp::spawn().await;
+    let ann = add_member(&app, "Ann", "readonly", "0481").await;
+    let secret = session_key(&app, "Ann", "0481").await;
+    assert_error(
+        get_as(&app, &secret, "/admin/staff").await,
+        403,
+        "forbidden",
+    )
+    .await;
+    let res = patch_member(&app, &ann["id"], json!({ "role": "admin", "pin": "7777" })).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(body(res).await["role"], "admin");
+    assert_eq!(get_as(&app, &secret, "/admin/staff").await.status(), 200);
+    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 401);
+    assert_eq!(sign_in(&app, "Ann", "7777").await.status(), 201);
+}
+
+#[tokio::test]
+async fn the_last_enabled_admin_member_cannot_be_disabled_or_demoted() {
+    let app = TestApp::spawn().await;
+    let ann = add_member(&app, "Ann", "admin", "0481").await;
+    let bob = add_member(&app, "Bob", "staff", "2222").await;
+    for change in [
+        json!({ "disabled": true }),
+        json!({ "role": "staff" }),
+        json!({ "role": "readonly" }),
+    ] {
+        let res = patch_member(&app, &ann["id"], change.clone()).await;
+        assert_error(res, 409, "conflict").await;
+    }
+    assert_eq!(app.get_json("/admin/staff").await[0], ann, "unchanged");
+
+    assert_eq!(
+        patch_member(&app, &bob["id"], json!({ "role": "admin" }))
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        patch_member(&app, &ann["id"], json!({ "disabled": true }))
+            .await
+            .status(),
+        200
+    );
+    let res = patch_member(&app, &bob["id"], json!({ "role": "staff" })).await;
+    assert_error(res, 409, "conflict").await;
+    // A disabled admin does not count: enabling Ann makes Bob's demotion possible.
+    assert_eq!(
+        patch_member(&app, &ann["id"], json!({ "disabled": false }))
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        patch_member(&app, &bob["id"], json!({ "role": "staff" }))
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn patch_honours_if_match_and_unknown_members_are_404() {
+    let app = TestApp::spawn().await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let res = app
+        .request(Method::PATCH, &format!("/admin/staff/{}", ann["id"]))
+        .header("If-Match", "\"stale\"")
+        .json(&json!({ "name": "Anne" }))
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 412, "precondition_failed").await;
+    assert_error(
+        patch_member(&app, &json!(999), json!({ "name": "X" })).await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_error(
+        patch_member(&app, &ann["id"], json!({ "pin": "12" })).await,
+        422,
+        "validation_failed",
+    )
+    .await;
+    assert_error(
+        patch_member(&app, &ann["id"], json!({ "disabled": "yes" })).await,
+        400,
+        "bad_request",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn only_admins_manage_staff_members() {
+    let app = TestApp::spawn().await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    for role in ["readonly", "pos", "staff"] {
+        let key = app.key(role, "pro").await;
+        assert_error(get_as(&app, &key, "/admin/staff").await, 403, "forbidden").await;
+        let res = app
+            .request_as(&key, Method::POST, "/admin/staff")
+            .json(&json!({ "name": "X", "role": "admin", "pin": "1234" }))
+            .send()
+            .await
+            .unwrap();
+        assert_error(res, 403, "forbidden").await;
+        let res = app
+            .request_as(&key, Method::PATCH, &format!("/admin/staff/{}", ann["id"]))
+            .json(&json!({ "role": "admin" }))
+            .send()
+            .await
+            .unwrap();
+        assert_error(res, 403, "forbidden").await;
+    }
+    let anonymous = app
+        .client
+        .get(app.url("/admin/staff"))
+        .send()
+        .await
+        .unwrap();
+    assert_error(anonymous, 401, "unauthorized").await;
+}
