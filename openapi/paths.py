@@ -587,7 +587,9 @@ PATHS = {
             "`id:`, an `event:` (`pet.created`, `pet.updated`, `pet.deleted`, `category.created`, "
             "`category.updated`, `category.deleted`, `order.created`, `order.completed`, "
             "`order.cancelled`, `inventory.updated`) and `data:` holding "
-            '`{"type", "at", "data"}` with the record as it now is. After a dropped '
+            '`{"type", "at", "data"}` with the record as it now is (since 1.1, a change made '
+            "with a staff member's session also carries `keyName` and `staffId` naming the "
+            "member). After a dropped "
             "connection, reconnect with `Last-Event-ID` to get what was missed. The stream has no "
             "request timeout. Role: readonly.",
             responses(

@@ -275,9 +275,15 @@ SCHEMAS = {
             },
             "orderId": nullable(ID, "The order for `order` and `cancel` entries, else `null`."),
             "keyName": nullable(
-                {"type": "string"}, "Name of the API key that made the change, or `null`."
+                {"type": "string"},
+                "Name of the API key that made the change (the staff member's name when a "
+                "member's session made it), or `null`.",
             ),
             "at": described(TIMESTAMP, "When the change was committed (RFC 3339, UTC)."),
+            "staffId": described(
+                ID,
+                "Since 1.1: the staff member whose session made the change; present only then.",
+            ),
         },
         "example": {
             "id": 9,

@@ -17,6 +17,7 @@ use super::extract::BODY_LIMIT;
 use super::limit;
 use super::state::AppState;
 use crate::auth::Caller;
+use crate::store;
 
 /// The key name of a request, for the log line (never the secret).
 #[derive(Clone)]
@@ -57,8 +58,9 @@ pub async fn authenticate(State(s): State<AppState>, mut req: Request, next: Nex
         }
         (_, None) => ApiError::unauthorized().into_response(),
         (_, Some(caller)) => {
+            let member = caller.member();
             req.extensions_mut().insert(caller);
-            next.run(req).await
+            store::as_member(member, next.run(req)).await
         }
     };
     if let Some((decision, quota)) = &decision {

@@ -7,6 +7,7 @@ use std::sync::{Arc, RwLock};
 use super::pin::SESSION_IDLE;
 use super::secret::{hash, Secret};
 use crate::domain::key::{KeyRecord, Role};
+use crate::domain::staff::MemberRef;
 use crate::limits::{Plan, Quota};
 
 /// The caller of a request, once its key is known.
@@ -46,6 +47,14 @@ impl Caller {
         caller.staff = Some(session);
         caller.last_used = AtomicI64::new(last_used);
         caller
+    }
+
+    /// The staff member this caller's session belongs to, if it is one.
+    pub fn member(&self) -> Option<MemberRef> {
+        self.staff.map(|s| MemberRef {
+            id: s.staff_id,
+            name: self.name.clone(),
+        })
     }
 
     /// Unix seconds of the caller's last request, as this process saw it.

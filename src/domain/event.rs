@@ -15,4 +15,10 @@ pub struct Event {
     pub at: String,
     /// The record as it now is (or `{id}` for a deletion).
     pub data: serde_json::Value,
+    /// The staff member's name, when a member's session made the change.
+    #[serde(rename = "keyName", skip_serializing_if = "Option::is_none")]
+    pub key_name: Option<String>,
+    /// The staff member's id, when a member's session made the change.
+    #[serde(rename = "staffId", skip_serializing_if = "Option::is_none")]
+    pub staff_id: Option<i64>,
 }

@@ -67,6 +67,10 @@ pub struct StockChange {
     pub order_id: Option<i64>,
     pub key_name: Option<String>,
     pub at: String,
+    /// The staff member whose session made the change (their name is `key_name`). Left out
+    /// otherwise, so an entry made with a key reads as it did in interface 1.0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staff_id: Option<i64>,
 }
 
 /// The body of `PUT /store/inventory/{petId}` as sent.

@@ -40,6 +40,14 @@ impl StaffMember {
     }
 }
 
+/// The member a change was made by (through their session): named in the stock history
+/// and the events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberRef {
+    pub id: i64,
+    pub name: String,
+}
+
 /// A PIN as typed: 4 to 8 ASCII digits. Never printed by `Debug`.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Pin(String);

@@ -5,6 +5,11 @@
 //! A call is either a read (run on a reader thread) or a write (run inside the writer's next
 //! group commit and answered once that group is durable). [`Call::once`] turns a write into
 //! an idempotent one: its key is claimed in the same savepoint as the change.
+//!
+//! Who made a change: a request made with a staff member's session runs inside
+//! [`as_member`] (the API's authentication does it), and every write sent from inside it
+//! carries the member into its `Tx`, so the stock history and the events name them whatever
+//! operation made the change.
 
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
@@ -18,6 +23,21 @@ use super::idempotency;
 use super::{Result, Store, StoreError, Tx};
 use crate::domain::idempotency::Answer;
 use crate::domain::idempotency::Scope;
+use crate::domain::staff::MemberRef;
+
+tokio::task_local! {
+    /// The staff member whose session the current request runs under.
+    static MEMBER: MemberRef;
+}
+
+/// Runs `f` as a request of `member` (when there is one): writes sent from inside it name
+/// the member in the stock history and the events.
+pub async fn as_member<F: Future>(member: Option<MemberRef>, f: F) -> F::Output {
+    match member {
+        Some(member) => MEMBER.scope(member, f).await,
+        None => f.await,
+    }
+}
 
 type ReadFn<T> = Box<dyn FnOnce(&Connection) -> Result<T> + Send>;
 type WriteFn<T> = Box<dyn FnOnce(&mut Tx<'_>) -> Result<T> + Send>;
@@ -68,7 +88,16 @@ impl<'s, T: Send + 'static> Call<'s, T> {
     fn submit(self, reply: Box<dyn FnOnce(Result<T>) + Send>) -> Result<()> {
         match self.job {
             Job::Read(f) => self.store.submit_read(f, reply),
-            Job::Write(f) => self.store.submit_write(f, reply),
+            Job::Write(f) => match MEMBER.try_with(Clone::clone) {
+                Ok(member) => self.store.submit_write(
+                    move |tx: &mut Tx<'_>| {
+                        tx.set_member(Some(member));
+                        f(tx)
+                    },
+                    reply,
+                ),
+                Err(_) => self.store.submit_write(f, reply),
+            },
         }
     }
 }

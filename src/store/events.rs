@@ -20,7 +20,10 @@ pub const KEEP_MAX: i64 = 100_000;
 /// Events after `last_id`, oldest first, at most `limit`.
 fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<Event>> {
     let rows = conn
-        .prepare_cached("SELECT id, type, at, data FROM events WHERE id > ?1 ORDER BY id LIMIT ?2")?
+        .prepare_cached(
+            "SELECT id, type, at, data, key_name, staff_id FROM events
+             WHERE id > ?1 ORDER BY id LIMIT ?2",
+        )?
         .query_map(params![last_id, limit], |row| {
             let data: String = row.get(3)?;
             Ok(Event {
@@ -28,6 +31,8 @@ fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<Event>> {
                 kind: row.get(1)?,
                 at: row.get(2)?,
                 data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
+                key_name: row.get(4)?,
+                staff_id: row.get(5)?,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

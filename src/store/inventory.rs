@@ -83,6 +83,7 @@ fn change_from_row(row: &Row<'_>) -> rusqlite::Result<StockChange> {
         order_id: row.get(6)?,
         key_name: row.get(7)?,
         at: row.get(8)?,
+        staff_id: row.get(9)?,
     })
 }
 
@@ -91,7 +92,7 @@ fn history(conn: &Connection, pet_id: i64, page: Page) -> Result<Paged<StockChan
     pets::require(conn, pet_id)?;
     let items = conn
         .prepare_cached(
-            "SELECT id, pet_id, delta, quantity_after, reason, source, order_id, key_name, at
+            "SELECT id, pet_id, delta, quantity_after, reason, source, order_id, key_name, at, staff_id
              FROM stock_changes WHERE pet_id = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
         )?
         .query_map(params![pet_id, page.limit, page.offset], change_from_row)?
@@ -151,8 +152,8 @@ pub(super) fn record(
     cause: Cause<'_>,
 ) -> Result<()> {
     tx.prepare_cached(
-        "INSERT INTO stock_changes (pet_id, delta, quantity_after, reason, source, order_id, key_name, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO stock_changes (pet_id, delta, quantity_after, reason, source, order_id, key_name, at, staff_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         pet_id,
@@ -162,7 +163,8 @@ pub(super) fn record(
         cause.source.as_str(),
         cause.order_id,
         cause.key_name,
-        time::now()
+        time::now(),
+        tx.member().map(|m| m.id)
     ])?;
     Ok(())
 }

@@ -51,7 +51,7 @@ use thiserror::Error;
 use tokio::sync::broadcast;
 
 pub use backup::backup;
-pub use call::{Call, Pending};
+pub use call::{as_member, Call, Pending};
 use writer::Tx;
 
 use crate::domain::event::Event;

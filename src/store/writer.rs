@@ -16,6 +16,7 @@ use tokio::sync::broadcast;
 
 use super::{Result, StoreError};
 use crate::domain::event::Event;
+use crate::domain::staff::MemberRef;
 use crate::domain::time;
 
 /// Most jobs committed by one transaction.
@@ -26,6 +27,8 @@ const MAX_GROUP: usize = 256;
 pub struct Tx<'c> {
     conn: &'c Connection,
     events: Vec<Event>,
+    /// The staff member whose session made this request, if one did (see `call`).
+    member: Option<MemberRef>,
 }
 
 impl std::ops::Deref for Tx<'_> {
@@ -37,19 +40,34 @@ impl std::ops::Deref for Tx<'_> {
 }
 
 impl Tx<'_> {
+    /// The staff member whose session made this request, if one did.
+    pub fn member(&self) -> Option<&MemberRef> {
+        self.member.as_ref()
+    }
+
+    pub(super) fn set_member(&mut self, member: Option<MemberRef>) {
+        self.member = member;
+    }
+
     /// Records a change event; subscribers receive it once the group commits.
     pub fn emit<T: Serialize>(&mut self, kind: &str, record: &T) -> Result<()> {
         let data = serde_json::to_value(record)
             .map_err(|e| StoreError::Internal(format!("cannot encode an event: {e}")))?;
         let at = time::now();
+        let key_name = self.member.as_ref().map(|m| m.name.clone());
+        let staff_id = self.member.as_ref().map(|m| m.id);
         self.conn
-            .prepare_cached("INSERT INTO events (type, at, data) VALUES (?1, ?2, ?3)")?
-            .execute(params![kind, at, data.to_string()])?;
+            .prepare_cached(
+                "INSERT INTO events (type, at, data, key_name, staff_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![kind, at, data.to_string(), key_name, staff_id])?;
         self.events.push(Event {
             id: self.conn.last_insert_rowid(),
             kind: kind.to_owned(),
             at,
             data,
+            key_name,
+            staff_id,
         });
         Ok(())
     }
@@ -218,6 +236,7 @@ fn commit_group(
         let mut tx = Tx {
             conn,
             events: Vec::new(),
+            member: None,
         };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(&mut tx)));
         let ok = matches!(outcome, Ok((true, _)));

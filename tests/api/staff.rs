@@ -523,3 +523,125 @@ async fn only_admins_manage_staff_members() {
         .unwrap();
     assert_error(anonymous, 401, "unauthorized").await;
 }
+
+/// The `data:` objects of the event stream from the start, until one satisfies `done`.
+async fn events_until(
+    app: &TestApp,
+    res: Option<Response>,
+    done: impl Fn(&Value) -> bool,
+) -> Vec<Value> {
+    use futures_util::StreamExt;
+    let res = match res {
+        Some(res) => res,
+        None => open_events(app).await,
+    };
+    let mut stream = res.bytes_stream();
+    let mut text = String::new();
+    let mut seen = Vec::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        while let Some(end) = text.find("\n\n") {
+            let block: String = text.drain(..end + 2).collect();
+            for line in block.lines() {
+                if let Some(data) = line.strip_prefix("data: ") {
+                    if let Ok(value) = serde_json::from_str::<Value>(data) {
+                        let finished = done(&value);
+                        seen.push(value);
+                        if finished {
+                            return seen;
+                        }
+                    }
+                }
+            }
+        }
+        let chunk = tokio::time::timeout_at(deadline, stream.next())
+            .await
+            .expect("the awaited event did not come")
+            .expect("the stream ended")
+            .unwrap();
+        text.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+}
+
+async fn open_events(app: &TestApp) -> Response {
+    let res = app
+        .request(Method::GET, "/events")
+        .header("Last-Event-ID", "0")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    res
+}
+
+#[tokio::test]
+async fn stock_history_and_events_made_with_a_session_name_the_member() {
+    let app = TestApp::spawn().await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let secret = session_key(&app, "Ann", "0481").await;
+    let cat = app.category("Dogs").await;
+    let pet = app.pet_with_stock("Rex", cat, 5).await;
+    let live = open_events(&app).await;
+
+    let res = app
+        .request_as(
+            &secret,
+            Method::POST,
+            &format!("/store/inventory/{pet}/adjustments"),
+        )
+        .json(&json!({ "delta": 3, "reason": "delivery" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let res = app
+        .request_as(&secret, Method::POST, "/store/orders")
+        .json(&json!({ "petId": pet, "quantity": 1 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+
+    let history = app
+        .get_json(&format!("/store/inventory/{pet}/adjustments"))
+        .await;
+    let entries = history.as_array().unwrap();
+    assert_eq!(entries.len(), 3);
+    for entry in &entries[..2] {
+        assert_eq!(entry["keyName"], "Ann", "{entry}");
+        assert_eq!(entry["staffId"], ann["id"], "{entry}");
+    }
+    assert_eq!(entries[0]["source"], "order");
+    assert_eq!(entries[1]["reason"], "delivery");
+    assert_eq!(
+        entries[2]["keyName"], "admin",
+        "a key's change names the key"
+    );
+    assert!(
+        entries[2].get("staffId").is_none(),
+        "as in 1.0: {}",
+        entries[2]
+    );
+
+    // Live, as the change commits, and again when a client resumes from the start.
+    let by_ann = |e: &Value| e["type"] == "order.created";
+    for seen in [
+        events_until(&app, Some(live), by_ann).await,
+        events_until(&app, None, by_ann).await,
+    ] {
+        let inventory: Vec<&Value> = seen
+            .iter()
+            .filter(|e| e["type"] == "inventory.updated")
+            .collect();
+        let last = inventory.last().unwrap();
+        assert_eq!(last["keyName"], "Ann", "{last}");
+        assert_eq!(last["staffId"], ann["id"]);
+        let order = seen.last().unwrap();
+        assert_eq!(
+            (&order["keyName"], &order["staffId"]),
+            (&json!("Ann"), &ann["id"])
+        );
+        let by_admin = seen.iter().find(|e| e["type"] == "pet.created").unwrap();
+        assert!(by_admin.get("staffId").is_none(), "{by_admin}");
+    }
+}
