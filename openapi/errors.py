@@ -41,6 +41,13 @@ ERROR_RESPONSES = {
         ["duplicate_name"],
         "Another category already has this name (names are unique, case-insensitive).",
     ),
+    "LastAdminKey": (
+        "409",
+        ["conflict"],
+        "The key is the last active admin key: it can be neither revoked nor given another "
+        "role. Make another admin key first (staff members' sessions are not keys and do not "
+        "count).",
+    ),
     "CategoryInUse": ("409", ["category_in_use"], "Pets still belong to this category."),
     "PetHasOpenOrders": ("409", ["pet_has_open_orders"], "The pet still has incomplete orders."),
     "OrderAlreadyComplete": (
@@ -117,6 +124,9 @@ ERROR_RESPONSES = {
 }
 
 EXAMPLE_MESSAGES = {
+    "conflict": (
+        "this is the last active admin key: it can be neither revoked nor given another role"
+    ),
     "bad_request": "unknown field `colour` in body",
     "unauthorized": "missing API key",
     "forbidden": "role readonly may not do this",

@@ -550,6 +550,7 @@ PATHS = {
             "Role: admin.",
             responses(
                 {"200": success("The key as stored.", schema("ApiKey"), BETA)},
+                "LastAdminKey",
                 "NotFound",
                 *BODY,
                 "ValidationFailed",
@@ -563,7 +564,7 @@ PATHS = {
             "Revoke an API key",
             "Revokes the key: its requests get 401 from now on. It stays listed with `revokedAt`. "
             "Role: admin.",
-            responses({"204": success(NO_CONTENT, headers=BETA)}, "NotFound"),
+            responses({"204": success(NO_CONTENT, headers=BETA)}, "LastAdminKey", "NotFound"),
             **{"x-stability": "beta"},
         ),
     },

@@ -199,7 +199,8 @@ pub const ERRORS: &[ErrorFact] = &[
         "conflict",
         409,
         "the request clashes with current state, e.g. the same Idempotency-Key is still being \
-         processed, or the change would disable or demote the last enabled admin staff member",
+         processed, or the change would leave no active admin key or no enabled admin staff \
+         member",
     ),
     error("insufficient_stock", 409, "not enough units in stock"),
     error(

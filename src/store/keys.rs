@@ -95,8 +95,29 @@ fn any(conn: &Connection) -> Result<bool> {
         .exists([])?)
 }
 
+/// Refuses a change that would leave no active admin key: the last one can neither be
+/// revoked nor lose its role. Staff members' sessions are not keys and do not count.
+fn keep_an_admin(tx: &Tx<'_>, current: &KeyRecord, stays_admin: bool) -> Result<()> {
+    if current.role != Role::Admin || current.revoked_at.is_some() || stays_admin {
+        return Ok(());
+    }
+    let others: i64 = tx
+        .prepare_cached(
+            "SELECT COUNT(*) FROM api_keys WHERE role = 'admin' AND revoked_at IS NULL AND id != ?1",
+        )?
+        .query_row([current.id], |row| row.get(0))?;
+    if others == 0 {
+        return Err(DomainError::LastAdmin(
+            "this is the last active admin key: it can be neither revoked nor given another role; make another admin key first",
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn update(tx: &Tx<'_>, id: i64, new: &NewKey) -> Result<KeyRecord> {
-    require(tx, id)?;
+    let current = require(tx, id)?;
+    keep_an_admin(tx, &current, new.role == Role::Admin)?;
     tx.execute(
         "UPDATE api_keys SET name = ?2, role = ?3, plan = ?4, per_minute = ?5, per_day = ?6 WHERE id = ?1",
         params![
@@ -113,7 +134,8 @@ fn update(tx: &Tx<'_>, id: i64, new: &NewKey) -> Result<KeyRecord> {
 
 /// Revokes a key; revoking a revoked key changes nothing.
 fn revoke(tx: &Tx<'_>, id: i64) -> Result<KeyRecord> {
-    require(tx, id)?;
+    let current = require(tx, id)?;
+    keep_an_admin(tx, &current, false)?;
     tx.execute(
         "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, time::now()],

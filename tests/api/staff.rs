@@ -645,3 +645,42 @@ async fn stock_history_and_events_made_with_a_session_name_the_member() {
         assert!(by_admin.get("staffId").is_none(), "{by_admin}");
     }
 }
+
+#[tokio::test]
+async fn the_last_active_admin_key_stays_even_beside_an_admin_members_session() {
+    let app = TestApp::spawn().await;
+    add_member(&app, "Ann", "admin", "0481").await;
+    let session = session_key(&app, "Ann", "0481").await;
+    let keys = app.get_json("/admin/keys").await;
+    let admin_id = keys[0]["id"].clone();
+    for (method, change) in [
+        (Method::DELETE, None),
+        (Method::PATCH, Some(json!({ "role": "staff" }))),
+    ] {
+        let mut req = app.request_as(&session, method, &format!("/admin/keys/{admin_id}"));
+        if let Some(change) = change {
+            req = req.json(&change);
+        }
+        let message = assert_error(req.send().await.unwrap(), 409, "conflict").await;
+        assert!(message.contains("last active admin key"), "{message}");
+    }
+    assert_eq!(
+        app.get("/admin/keys").await.status(),
+        200,
+        "the key still works"
+    );
+
+    let (other, _) = app.key_with_id("admin", "pro").await;
+    let res = app
+        .request_as(&session, Method::DELETE, &format!("/admin/keys/{admin_id}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204, "another admin key remains");
+    let res = app
+        .request_as(&session, Method::DELETE, &format!("/admin/keys/{other}"))
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 409, "conflict").await;
+}
