@@ -145,7 +145,12 @@ export function openAdjust(pet, current) {
   const quick = h('div', { class: 'quick-reasons', role: 'group', 'aria-label': 'Common reasons' },
     QUICK_REASONS.map((r) => h('button', {
       type: 'button', class: 'btn btn-chip',
-      onclick: () => { reason.value = r; reason.removeAttribute('aria-invalid'); },
+      // Picked: the next Enter saves (the reason is filled and the keyboard is on Adjust).
+      onclick: (/** @type {Event} */ e) => {
+        reason.value = r;
+        reason.removeAttribute('aria-invalid');
+        /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.currentTarget).closest('form')?.querySelector('button[type=submit]') ?? null)?.focus();
+      },
     }, r)));
   // A resend of the same change after a lost answer (network error) reuses its key, so it
   // counts once; after a definite answer from the server, the next try is a new request.

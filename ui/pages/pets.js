@@ -105,12 +105,17 @@ export function mount(ctx) {
     );
     const status = select({ id: uid('status'), name: 'status' }, STATUS_OPTIONS, pet ? (pet.status ?? '') : 'available');
     const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1', value: '0' });
-    openDialog({
+    // Delete lives in the Edit dialog, away from the row's stock buttons.
+    const remove = pet
+      ? h('button', { type: 'button', class: 'btn btn-danger-quiet dialog-aside', onclick: () => { handle.close(); deletePet(pet); } }, `Delete ${pet.name}…`)
+      : null;
+    const handle = openDialog({
       title: pet ? `Edit ${pet.name}` : 'Add a pet',
       context: { action: 'pet', name: pet?.name },
       body: [
         field('Name', name), field('Category', cat), field('Status', status),
         stock ? field('In stock now', stock, 'How many are on the shelf. Leave 0 if none yet.') : null,
+        remove,
       ],
       submitLabel: pet ? 'Save' : 'Add pet',
       onSubmit: async (form) => {
@@ -168,7 +173,6 @@ export function mount(ctx) {
         canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, qty) }, 'Set count', srOnly(` of ${n}`)) : null,
         h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${n}`)),
         canEdit ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-edit`, onclick: () => openPetForm(pet) }, 'Edit', srOnly(` ${n}`)) : null,
-        canEdit ? h('button', { type: 'button', class: 'btn btn-danger-quiet', 'data-focus-key': `${k}-del`, onclick: () => deletePet(pet) }, 'Delete', srOnly(` ${n}`)) : null,
       ),
     );
   }
