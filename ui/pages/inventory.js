@@ -94,7 +94,7 @@ export function mount(ctx) {
       const pet = known ?? { id: it.petId, name: `Pet #${it.petId}`, categoryId: 0 };
       const k = `inv-${it.petId}`;
       return h('tr', { 'data-pet-id': String(it.petId) },
-        h('td', { class: 'muted id' }, `#${it.petId}`),
+        h('td', { class: 'muted id wide-only' }, `#${it.petId}`),
         h('th', { scope: 'row', class: 'name' }, pet.name),
         h('td', {}, categories.get(pet.categoryId) ?? '—'),
         h('td', {}, statusCell(pet, it.quantity, canEdit)),
@@ -114,7 +114,7 @@ export function mount(ctx) {
     replace(results,
       table(state.view === 'low' ? 'Pets at or below their reorder point' : 'Stock of every pet',
         [
-          sortHeader('ID', 'id', state.sort, onSort),
+          sortHeader('ID', 'id', state.sort, onSort, 'wide-only'),
           sortHeader('Pet', 'name', state.sort, onSort),
           'Category', 'Status',
           sortHeader('In stock', 'stock', state.sort, onSort, 'num'),

@@ -174,8 +174,8 @@ export function mount(ctx) {
     });
   }
 
-  /** @param {Order} o @param {boolean} open */
-  function row(o, open) {
+  /** @param {Order} o @param {boolean} open @param {boolean} placed  show when it was placed (interface 1.1) */
+  function row(o, open, placed) {
     const pet = petsShown.get(o.petId);
     const name = pet?.name ?? `Pet #${o.petId} (deleted)`;
     const waiting = pending.has(o.id);
@@ -185,7 +185,7 @@ export function mount(ctx) {
       h('th', { scope: 'row', class: 'name' }, name),
       h('td', {}, pet ? statusBadge(pet.status) : '—'),
       h('td', { class: 'num' }, String(o.quantity)),
-      h('td', { class: 'when' }, localTime(open ? o.placedAt : (o.completedAt ?? o.shipDate))),
+      open && !placed ? null : h('td', { class: 'when' }, localTime(open ? o.placedAt : (o.completedAt ?? o.shipDate))),
       !open
         ? null
         : doneHere
@@ -212,13 +212,14 @@ export function mount(ctx) {
       if (r && !inList.has(id)) openRows.splice(Math.min(i, openRows.length), 0, r.order);
     });
     lastOpenIds = openRows.map((o) => o.id);
+    const placed = openRows.some((o) => o.placedAt !== undefined);
     const cols = ['Order', 'Pet', 'Pet status', { label: 'Qty', class: 'num' }];
     replace(openBox,
-      table('Open orders, newest first', [...cols, 'Placed', 'Actions'], openRows.map((o) => row(o, true)), 'No open orders.'),
+      table('Open orders, newest first', [...cols, ...(placed ? ['Placed'] : []), 'Actions'], openRows.map((o) => row(o, true, placed)), 'No open orders.'),
       pager({ offset: state.openOffset, limit: state.limit, total: openPage.total, label: 'open orders', onChange: (n) => { state.openOffset = n; lastOpenIds = []; ctx.refresh(); } }),
     );
     replace(doneBox,
-      table('Completed orders, newest first', [...cols, 'Completed'], donePage.items.map((o) => row(o, false)), 'No completed orders yet.'),
+      table('Completed orders, newest first', [...cols, 'Completed'], donePage.items.map((o) => row(o, false, true)), 'No completed orders yet.'),
       pager({ offset: state.doneOffset, limit: state.limit, total: donePage.total, label: 'completed orders', onChange: (n) => { state.doneOffset = n; ctx.refresh(); } }),
     );
   }

@@ -157,7 +157,7 @@ export function mount(ctx) {
     const k = `pet-${pet.id}`;
     const qty = item?.quantity;
     return h('tr', { 'data-pet-id': String(pet.id) },
-      h('td', { class: 'muted id' }, `#${pet.id}`),
+      h('td', { class: 'muted id wide-only' }, `#${pet.id}`),
       h('th', { scope: 'row', class: 'name' }, n),
       h('td', {}, categories.get(pet.categoryId) ?? `#${pet.categoryId}`),
       h('td', {}, statusCell(pet, qty, canEdit)),
@@ -229,7 +229,7 @@ export function mount(ctx) {
       });
       replace(results,
         table('Pets', [
-          sortHeader('ID', 'id', state.sort, onSort),
+          sortHeader('ID', 'id', state.sort, onSort, 'wide-only'),
           sortHeader('Name', 'name', state.sort, onSort),
           'Category', 'Status', { label: 'In stock', class: 'num' }, 'Actions',
         ], rows,

@@ -1,0 +1,167 @@
+// Every page and dialog of the staff UI, in a stocked shop, at 1280×800 and on a 820×1180
+// tablet: axe-core (injected into the page) must find no violation, and a screenshot of each
+// is written to docs/screenshots/ (desktop-*.png, tablet-*.png) for people to look at.
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, ADMIN_KEY } from './lib/server.js';
+import { launchBrowser, openPage } from './lib/browser.js';
+import { client } from './lib/client.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const docsShots = path.resolve(here, '../../docs/screenshots');
+mkdirSync(docsShots, { recursive: true });
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  { name: 'tablet', viewport: { width: 820, height: 1180 } },
+];
+
+/**
+ * axe-core's violations on the page as it is now: WCAG 2.x A and AA, best practices, and the
+ * experimental rules (label-content-name-mismatch among them: voice control depends on it).
+ * @param {import('playwright-core').Page} page
+ */
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  const found = await page.evaluate(async () => {
+    const res = await /** @type {any} */ (window).axe.run(document, {
+      resultTypes: ['violations'],
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'] },
+    });
+    return res.violations.map((/** @type {any} */ v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
+  });
+  return /** @type {string[]} */ (found);
+}
+
+describe('every screen, checked by axe-core and photographed', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  /** @type {import('playwright-core').Browser} */
+  let browser;
+  /** @type {ReturnType<typeof client>} */
+  let admin;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    admin = client(server.base, ADMIN_KEY);
+    // A small shop: four categories, a score of pets, some sales, three devices.
+    /** @type {Record<string, number>} */
+    const cat = {};
+    for (const [name, description] of [['Dogs', 'Puppies and grown dogs'], ['Tropical fish', 'Warm-water aquarium fish'], ['Reptiles', undefined], ['Small animals', 'Hamsters, rabbits, guinea pigs']]) {
+      cat[/** @type {string} */ (name)] = (await admin.post('/categories', description ? { name, description } : { name })).id;
+    }
+    const stock = /** @type {Array<[string, string, number, string?]>} */ ([
+      ['Biscuit (Beagle puppy)', 'Dogs', 1], ['Rex (Boxer puppy)', 'Dogs', 1], ['Luna (Labrador)', 'Dogs', 0, 'sold'],
+      ['Neon tetra', 'Tropical fish', 83], ['Guppy', 'Tropical fish', 14], ['Clownfish', 'Tropical fish', 0],
+      ['Goldfish (common)', 'Tropical fish', 52], ['Angelfish', 'Tropical fish', 5], ['Betta (female)', 'Tropical fish', 2],
+      ['Chameleon (veiled)', 'Reptiles', 2, 'sold'], ['Corn snake (juvenile)', 'Reptiles', 1], ['Leopard gecko', 'Reptiles', 3],
+      ['Syrian hamster', 'Small animals', 6], ['Dwarf rabbit', 'Small animals', 2], ['Guinea pig', 'Small animals', 4], ['Degu', 'Small animals', 3],
+    ]);
+    /** @type {number[]} */
+    const ids = [];
+    for (const [name, category, qty, status] of stock) {
+      const p = await admin.post('/pets', { name, categoryId: cat[category], status: 'available' });
+      ids.push(p.id);
+      if (qty > 0) await admin.put(`/store/inventory/${p.id}`, { quantity: qty, reason: 'Opening count' });
+      if (status) await admin.patch(`/pets/${p.id}`, { status });
+    }
+    await admin.post(`/store/inventory/${ids[3]}/adjustments`, { delta: 20, reason: 'Delivery' });
+    const till = await admin.post('/admin/keys', { name: 'Till 1', role: 'pos', plan: 'pro' });
+    await admin.post('/admin/keys', { name: 'Counter tablet', role: 'staff', plan: 'business' });
+    await admin.post('/admin/keys', { name: 'Wall screen', role: 'readonly', plan: 'pro' });
+    const pos = client(server.base, till.secret);
+    for (const [i, q] of [[3, 10], [4, 2], [6, 3], [12, 1], [7, 1]]) await pos.post('/store/orders', { petId: ids[i], quantity: q });
+    const orders = await admin.get('/store/orders?complete=false');
+    await pos.patch(`/store/orders/${orders[orders.length - 1].id}`, { complete: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const size of SIZES) {
+    it(`has no axe violation on any page or dialog, and photographs each (${size.name})`, async () => {
+      const { context, page, errors } = await openPage(browser, { viewport: size.viewport, bypassCSP: true });
+      /** @type {Record<string, string[]>} */
+      const found = {};
+      const shot = async (/** @type {string} */ name) => {
+        await page.mouse.move(0, 0);
+        found[name] = await violations(page);
+        await page.screenshot({ path: path.join(docsShots, `${size.name}-${name}.png`) });
+      };
+      const dialog = page.getByRole('dialog');
+      const settle = () => page.locator('main .page[aria-busy="false"]').waitFor();
+
+      await page.goto(server.base + '/');
+      await page.getByLabel('Key', { exact: true }).waitFor();
+      await shot('signin');
+      await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
+      await page.getByLabel('Key', { exact: true }).press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+      await settle();
+      await page.locator('.live[data-state="live"]').waitFor();
+      await shot('pets');
+
+      const row = page.locator('tr', { has: page.getByRole('rowheader', { name: 'Guppy', exact: true }) });
+      await row.getByRole('button', { name: 'Adjust Guppy' }).click();
+      await page.keyboard.type('3');
+      await dialog.getByRole('button', { name: 'Delivery' }).click();
+      await shot('adjust-dialog');
+      await page.keyboard.press('Escape');
+      await row.getByRole('button', { name: 'Set count of Guppy' }).click();
+      await page.keyboard.type('1430');
+      await page.keyboard.press('Enter');
+      await dialog.locator('.warning').waitFor();
+      await shot('set-count-second-look');
+      await page.keyboard.press('Escape');
+      await row.getByRole('button', { name: 'History of Guppy' }).click();
+      await dialog.locator('tbody tr').first().waitFor();
+      await shot('history-dialog');
+      await page.keyboard.press('Escape');
+
+      for (const [link, name] of [['Categories', 'categories'], ['Inventory', 'inventory'], ['Orders', 'orders'], ['Keys', 'keys']]) {
+        await page.getByRole('link', { name: link, exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: link }).waitFor();
+        await settle();
+        await page.locator('main table').first().waitFor();
+        await shot(name);
+      }
+
+      await page.getByRole('button', { name: '+ Create key' }).click();
+      await dialog.getByLabel('Name', { exact: true }).fill('Till 2');
+      await shot('create-key-dialog');
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('link', { name: 'Orders', exact: true }).click();
+      await settle();
+      await page.getByRole('button', { name: '+ Place order' }).click();
+      await dialog.getByLabel('Find a pet').fill('gold');
+      await shot('place-order-dialog');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator('#orders-open').getByRole('button', { name: /Mark complete/ }).first().click();
+      await page.locator('.toast').getByRole('button', { name: 'Undo' }).waitFor();
+      await shot('mark-complete-undo');
+      await page.locator('.toast').getByRole('button', { name: 'Undo' }).click();
+
+      // Loading and failure, as a clerk would see them on a slow or stopped server.
+      await page.route((u) => u.pathname === '/categories', (route) => route.abort());
+      await page.getByRole('link', { name: 'Categories', exact: true }).click();
+      await page.locator('.error-panel').waitFor();
+      await shot('load-failed');
+      await page.unrouteAll({ behavior: 'wait' });
+
+      await context.close();
+      for (const [name, list] of Object.entries(found)) assert.deepEqual(list, [], `axe violations on ${name} (${size.name})`);
+      assert.deepEqual(errors, []);
+    });
+  }
+});
