@@ -107,13 +107,9 @@ impl Settings {
             bind: args
                 .bind
                 .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
-            admin_key: args.admin_key.filter(|k| !k.trim().is_empty()),
+            admin_key: first_admin_key(args.admin_key)?,
             sunset: args.sunset.unwrap_or_else(default_sunset),
-            cors_origins: args
-                .cors_origins
-                .into_iter()
-                .filter(|o| !o.is_empty())
-                .collect(),
+            cors_origins: cors_origins(args.cors_origins)?,
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
             rate_limits: args.rate_limits != "off",
             ban: BanPolicy {
@@ -154,6 +150,85 @@ impl ServeArgs {
     }
 }
 
+/// Shortest first admin key accepted from a setting.
+pub const MIN_ADMIN_KEY_LEN: usize = 16;
+
+/// The first admin key as given: unset or empty is none; otherwise it must be at least
+/// [`MIN_ADMIN_KEY_LEN`] characters with no surrounding spaces (a stray space would make a
+/// key nobody can type back).
+fn first_admin_key(given: Option<String>) -> Result<Option<String>, Error> {
+    let Some(key) = given.filter(|k| !k.is_empty()) else {
+        return Ok(None);
+    };
+    if key.trim() != key {
+        return Err(Error::Settings(
+            "the admin key (PETSTORE_ADMIN_KEY or --admin-key) has spaces around it; remove them"
+                .into(),
+        ));
+    }
+    if key.chars().count() < MIN_ADMIN_KEY_LEN || key.chars().any(char::is_control) {
+        return Err(Error::Settings(format!(
+            "the admin key (PETSTORE_ADMIN_KEY or --admin-key) must be at least {MIN_ADMIN_KEY_LEN} printable characters"
+        )));
+    }
+    Ok(Some(key))
+}
+
+/// The CORS origins as given, each checked to be `http(s)://host[:port]` with nothing after.
+/// `*` is refused: a store's API is for the shop's own tills and pages, so name them.
+fn cors_origins(given: Vec<String>) -> Result<Vec<String>, Error> {
+    let mut origins = Vec::new();
+    for origin in given.iter().map(|o| o.trim()).filter(|o| !o.is_empty()) {
+        if origin == "*" {
+            return Err(Error::Settings(
+                "CORS origin `*` is not allowed (PETSTORE_CORS_ORIGINS or --cors-origin): list the web origins that may call the store, like http://till.local:8000".into(),
+            ));
+        }
+        if !is_origin(origin) {
+            return Err(Error::Settings(format!(
+                "CORS origin `{origin}` is not an origin (PETSTORE_CORS_ORIGINS or --cors-origin): write it as http://host or https://host:port, with no path"
+            )));
+        }
+        origins.push(origin.to_owned());
+    }
+    Ok(origins)
+}
+
+/// Whether `s` is `http://` or `https://`, a host of letters, digits, `.`, `-` (or an IPv6
+/// literal in brackets), and an optional port.
+fn is_origin(s: &str) -> bool {
+    let Some(rest) = s
+        .strip_prefix("http://")
+        .or_else(|| s.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let (host, port) = if let Some(v6) = rest.strip_prefix('[') {
+        match v6.split_once(']') {
+            Some((addr, port)) => {
+                if addr.parse::<std::net::Ipv6Addr>().is_err() {
+                    return false;
+                }
+                ("v6", port)
+            }
+            None => return false,
+        }
+    } else {
+        match rest.split_once(':') {
+            Some((host, port)) => (host, port),
+            None => (rest, ""),
+        }
+    };
+    let port = port.strip_prefix(':').unwrap_or(port);
+    let port_ok = port.is_empty() || port.parse::<u16>().is_ok_and(|p| p > 0);
+    let host_ok = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    // `rest` with a port already split off must not hold a path, query or user part.
+    host_ok && port_ok && !rest.contains(['/', '?', '#', '@'])
+}
+
 fn default_sunset() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(DEFAULT_SUNSET)
         .map(|d| d.with_timezone(&Utc))
@@ -167,4 +242,46 @@ pub fn default_db_path() -> Result<PathBuf, Error> {
         .ok_or_else(|| {
             Error::Settings("cannot find a data folder for this user; pass --db PATH".into())
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_with_a_scheme_host_and_port_are_accepted() {
+        for ok in [
+            "http://till.local",
+            "https://pos.example:8443",
+            "http://192.168.1.5:3000",
+            "http://[::1]:8080",
+        ] {
+            assert!(is_origin(ok), "{ok}");
+        }
+    }
+
+    #[test]
+    fn a_star_a_path_or_a_bare_host_is_refused_as_an_origin() {
+        for bad in [
+            "*",
+            "till.local",
+            "http://till.local/",
+            "http://a/b",
+            "ftp://x",
+            "http://:80",
+            "http://x:0",
+            "http://u@x",
+        ] {
+            assert!(!is_origin(bad), "{bad}");
+        }
+        assert!(cors_origins(vec!["*".into()]).is_err());
+    }
+
+    #[test]
+    fn an_admin_key_with_spaces_around_it_or_too_short_is_refused() {
+        assert!(first_admin_key(Some(" psk_0123456789abcdef".into())).is_err());
+        assert!(first_admin_key(Some("short".into())).is_err());
+        assert_eq!(first_admin_key(Some(String::new())).ok(), Some(None));
+        assert!(first_admin_key(Some("psk_0123456789abcdef".into())).is_ok());
+    }
 }

@@ -9,6 +9,9 @@ use crate::contract;
 use crate::domain::DomainError;
 use crate::store::StoreError;
 
+/// Seconds a client is told to wait before retrying after a 503.
+pub const RETRY_UNAVAILABLE_SECS: u64 = 5;
+
 /// An error as a client sees it.
 #[derive(Debug, Clone)]
 pub struct ApiError {
@@ -125,7 +128,15 @@ impl From<StoreError> for ApiError {
                 "unavailable",
                 err.to_string(),
             ),
-            StoreError::Sqlite(_) | StoreError::Internal(_) => {
+            StoreError::Unavailable(ref why) => {
+                tracing::error!(%why, "the store cannot save changes");
+                Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    err.to_string(),
+                )
+            }
+            StoreError::Sqlite(_) | StoreError::Internal(_) | StoreError::Refused(_) => {
                 tracing::error!(%err, "store failure");
                 Self::internal()
             }
@@ -146,6 +157,13 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
+        // Every 503 says when to come back; a handler may set a more exact value.
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(RETRY_UNAVAILABLE_SECS),
+            );
+        }
         response
     }
 }

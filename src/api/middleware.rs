@@ -18,6 +18,7 @@ use super::limit;
 use super::state::AppState;
 use crate::auth::Caller;
 use crate::store;
+use crate::store::Claim;
 
 /// The key name of a request, for the log line (never the secret).
 #[derive(Clone)]
@@ -70,6 +71,30 @@ pub async fn authenticate(State(s): State<AppState>, mut req: Request, next: Nex
         response.extensions_mut().insert(name);
     }
     response
+}
+
+/// Answers 408 when a request takes longer than the request timeout, unless one of its
+/// writes has already started: then the request waits for that write's answer, because a
+/// client must never be told "no" about a change that happened. A request given up (timed
+/// out, or its client gone) takes its writes that have not started with it.
+pub async fn deadline(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    struct GiveUpOnDrop(Arc<Claim>);
+    impl Drop for GiveUpOnDrop {
+        fn drop(&mut self) {
+            self.0.abandon();
+        }
+    }
+    let claim = Claim::new();
+    let _give_up = GiveUpOnDrop(claim.clone());
+    let run = claim.clone().scope(next.run(req));
+    tokio::pin!(run);
+    match tokio::time::timeout(s.app.settings().request_timeout, &mut run).await {
+        Ok(response) => response,
+        Err(_) if claim.abandon() => {
+            ApiError::for_status(StatusCode::REQUEST_TIMEOUT).into_response()
+        }
+        Err(_) => run.await,
+    }
 }
 
 /// Whether a connection comes from this machine (loopback, IPv4 or IPv6).

@@ -5,14 +5,13 @@
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::IntoResponse;
 use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::timeout::TimeoutLayer;
 
 use super::error::ApiError;
 use super::extract::BODY_LIMIT;
@@ -38,7 +37,6 @@ fn stability(level: &'static str, route: MethodRouter<AppState>) -> MethodRouter
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
 pub fn build(state: AppState) -> Router {
-    let timeout = state.app.settings().request_timeout;
     let interface = Router::new()
         .route("/pets", get(pets::list).post(pets::create))
         .route(
@@ -100,10 +98,7 @@ pub fn build(state: AppState) -> Router {
             "/session",
             stability("beta", axum::routing::delete(session::sign_out)),
         )
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            timeout,
-        ))
+        .layer(from_fn_with_state(state.clone(), middleware::deadline))
         // The event stream is long-lived by design: no request timeout.
         .route("/events", stability("experimental", get(events::stream)))
         .route_layer(from_fn_with_state(state.clone(), middleware::authenticate));
@@ -111,10 +106,7 @@ pub fn build(state: AppState) -> Router {
     // Signing in needs no key: it counts against the caller's address under the Free plan.
     let sign_in = Router::new()
         .route("/session", stability("beta", post(session::sign_in)))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            timeout,
-        ));
+        .layer(from_fn_with_state(state.clone(), middleware::deadline));
 
     // Routes with no key: a cheap per-address limit instead of the plans'.
     let public = Router::new()

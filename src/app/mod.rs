@@ -53,7 +53,7 @@ impl App {
 
     /// [`App::open`] with the clock the rate limiter reads (tests move it by hand).
     pub fn open_with_clock(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Self, Error> {
-        let store = Store::open(&settings.db)?;
+        let store = Store::open_exclusive(&settings.db)?;
         let first_admin_key = keys::ensure_first_admin(&store, settings.admin_key.clone())?;
         let usage = usage::Usage::load(&store, settings.ban, clock)?;
         let keys = keys::Keys::load(store.clone())?;

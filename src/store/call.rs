@@ -19,6 +19,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 use tokio::sync::oneshot;
 
+use super::claim::Claim;
 use super::idempotency;
 use super::{Result, Store, StoreError, Tx};
 use crate::domain::idempotency::Answer;
@@ -120,13 +121,35 @@ impl<T: Send + 'static> IntoFuture for Call<'_, T> {
     type IntoFuture = Pending<T>;
 
     fn into_future(self) -> Pending<T> {
+        let Call { store, job } = self;
+        let call = Call {
+            store,
+            job: claimed(job),
+        };
         let (reply, answer) = oneshot::channel();
-        let submitted = self.submit(Box::new(move |result| {
+        let submitted = call.submit(Box::new(move |result| {
             let _ = reply.send(result);
         }));
         Pending {
             state: submitted.map(|()| answer).map_err(Some),
         }
+    }
+}
+
+/// A write sent on behalf of a request (inside a [`Claim`] scope) runs only if the request
+/// has not been given up by then.
+fn claimed<T: Send + 'static>(job: Job<T>) -> Job<T> {
+    match (job, Claim::current()) {
+        (Job::Write(f), Some(claim)) => Job::Write(Box::new(move |tx| {
+            if claim.take() {
+                f(tx)
+            } else {
+                Err(StoreError::Internal(
+                    "the request was given up before its write ran".into(),
+                ))
+            }
+        })),
+        (job, _) => job,
     }
 }
 

@@ -26,6 +26,7 @@
 mod backup;
 mod call;
 pub mod categories;
+mod claim;
 mod connection;
 pub mod events;
 mod idempotency;
@@ -38,6 +39,7 @@ pub mod pets;
 mod readers;
 mod sql;
 pub mod staff;
+mod startup;
 #[cfg(test)]
 mod tests;
 pub mod usage;
@@ -52,6 +54,7 @@ use tokio::sync::broadcast;
 
 pub use backup::backup;
 pub use call::{as_member, Call, Pending};
+pub use claim::Claim;
 use writer::Tx;
 
 use crate::domain::event::Event;
@@ -69,10 +72,18 @@ pub enum StoreError {
     /// The store is shutting down.
     #[error("the store is shutting down")]
     Closed,
+    /// The disk is full or failing: nothing of the request was saved; it may be retried
+    /// once space is freed.
+    #[error("the store cannot save changes right now (the disk is full or failing); nothing was saved, try again shortly")]
+    Unavailable(String),
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
     #[error("{0}")]
     Internal(String),
+    /// The store cannot be used at all (a bad file, or another petstore has it open); the
+    /// message is one sentence for the person starting the program.
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -87,6 +98,9 @@ impl From<rusqlite::Error> for StoreError {
         match err.sqlite_error_code() {
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
                 Self::Busy
+            }
+            Some(rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure) => {
+                Self::Unavailable(err.to_string())
             }
             _ => Self::Sqlite(err),
         }
@@ -128,18 +142,31 @@ struct Inner {
     writer: writer::Handle,
     readers: readers::Handle,
     events: broadcast::Sender<Arc<Event>>,
+    /// The exclusive lock of a serving store, released by [`Store::close`].
+    lock: std::sync::Mutex<Option<std::fs::File>>,
 }
 
 impl Store {
     /// Opens (creating if need be) the store at `path` and brings its schema up to date.
+    /// Refuses a file that is read-only, damaged, another program's or from a newer petstore.
     pub fn open(path: &Path) -> Result<Self> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                StoreError::Internal(format!("cannot create {}: {e}", dir.display()))
-            })?;
-        }
-        let mut conn = connection::open_writer(path)?;
-        migrate::run(&mut conn)?;
+        Self::open_with(path, None)
+    }
+
+    /// [`Store::open`] for serving: also takes the store's exclusive lock, so a second
+    /// petstore serving the same file is refused while this one has it open.
+    pub fn open_exclusive(path: &Path) -> Result<Self> {
+        startup::prepare(path)?;
+        let lock = startup::lock(path)?;
+        Self::open_with(path, Some(lock))
+    }
+
+    fn open_with(path: &Path, lock: Option<std::fs::File>) -> Result<Self> {
+        startup::prepare(path)?;
+        let mut conn = connection::open_writer(path)
+            .and_then(|conn| startup::check(&conn, path).map(|()| conn))
+            .map_err(|e| startup::explain(path, e))?;
+        migrate::run(&mut conn).map_err(|e| startup::explain(path, e))?;
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let writer = writer::spawn(conn, events.clone())?;
         let readers = readers::spawn(path, readers::COUNT)?;
@@ -149,6 +176,7 @@ impl Store {
                 writer,
                 readers,
                 events,
+                lock: std::sync::Mutex::new(lock),
             }),
         })
     }
@@ -244,5 +272,10 @@ impl Store {
     pub fn close(&self) {
         self.inner.readers.stop();
         self.inner.writer.stop();
+        self.inner
+            .lock
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
     }
 }

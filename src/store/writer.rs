@@ -4,6 +4,11 @@
 //! one `BEGIN IMMEDIATE` transaction, runs each job inside its own savepoint (released on
 //! success, rolled back on failure), commits once, and only then answers each job. So a
 //! burst of N requests costs one fsync, and a failing request undoes only its own changes.
+//!
+//! SQLite itself may roll the whole transaction back (disk full, I/O error): the writer
+//! notices (the connection is back in autocommit) and answers every job of the group with
+//! that failure, those already run included, so no one is told of a change that was undone.
+//! A job that panics is answered as an internal error (and logged); the writer goes on.
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -76,23 +81,46 @@ impl Tx<'_> {
 /// Why a whole group failed to commit; every job in it is told.
 #[derive(Clone)]
 struct GroupFailure {
-    busy: bool,
+    kind: FailureKind,
     message: String,
+}
+
+#[derive(Clone, Copy)]
+enum FailureKind {
+    Busy,
+    Unavailable,
+    Internal,
 }
 
 impl GroupFailure {
     fn from_error(err: &StoreError) -> Self {
+        let kind = match err {
+            StoreError::Busy => FailureKind::Busy,
+            StoreError::Unavailable(_) => FailureKind::Unavailable,
+            _ => FailureKind::Internal,
+        };
         Self {
-            busy: matches!(err, StoreError::Busy),
-            message: err.to_string(),
+            kind,
+            message: match err {
+                StoreError::Unavailable(why) => why.clone(),
+                other => other.to_string(),
+            },
+        }
+    }
+
+    /// SQLite undid the whole transaction by itself.
+    fn rolled_back() -> Self {
+        Self {
+            kind: FailureKind::Unavailable,
+            message: "the group's transaction was rolled back by SQLite".into(),
         }
     }
 
     fn to_error(&self) -> StoreError {
-        if self.busy {
-            StoreError::Busy
-        } else {
-            StoreError::Internal(self.message.clone())
+        match self.kind {
+            FailureKind::Busy => StoreError::Busy,
+            FailureKind::Unavailable => StoreError::Unavailable(self.message.clone()),
+            FailureKind::Internal => StoreError::Internal(self.message.clone()),
         }
     }
 }
@@ -123,7 +151,16 @@ where
 {
     fn run(self: Box<Self>, tx: &mut Tx<'_>) -> (bool, Finish) {
         let WriteJob { f, reply } = *self;
-        let result = f(tx);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(tx)))
+            .unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                tracing::error!(panic = %what, "a write panicked; its changes are undone");
+                Err(StoreError::Internal(format!("a write panicked: {what}")))
+            });
         let ok = result.is_ok();
         let finish: Finish = Box::new(move |failure| {
             let answer = match failure {
@@ -228,9 +265,15 @@ fn commit_group(
     }
     let mut finishers = Vec::with_capacity(group.len());
     let mut committed_events = Vec::new();
-    for job in group {
+    let mut rolled_back = None;
+    let mut jobs = group.into_iter();
+    for job in jobs.by_ref() {
         if let Err(err) = run_cached(conn, "SAVEPOINT request") {
             job.abort(StoreError::from(err));
+            if conn.is_autocommit() {
+                rolled_back = Some(GroupFailure::rolled_back());
+                break;
+            }
             continue;
         }
         let mut tx = Tx {
@@ -240,6 +283,15 @@ fn commit_group(
         };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(&mut tx)));
         let ok = matches!(outcome, Ok((true, _)));
+        if let Ok((_, finish)) = outcome {
+            finishers.push(finish);
+        }
+        if conn.is_autocommit() {
+            // SQLite rolled the whole transaction back (disk full, I/O error): every change
+            // of this group so far is gone.
+            rolled_back = Some(GroupFailure::rolled_back());
+            break;
+        }
         let end = if ok {
             run_cached(conn, "RELEASE request")
         } else {
@@ -249,19 +301,31 @@ fn commit_group(
         if let Err(err) = end {
             tracing::error!(%err, "ending a savepoint failed");
         }
+        if conn.is_autocommit() {
+            rolled_back = Some(GroupFailure::rolled_back());
+            break;
+        }
         if ok {
             committed_events.extend(tx.events);
         }
-        if let Ok((_, finish)) = outcome {
-            finishers.push(finish);
-        }
     }
-    let failure = conn.execute_batch("COMMIT").err().map(|err| {
-        let _ = conn.execute_batch("ROLLBACK");
-        let err = StoreError::from(err);
-        tracing::error!(%err, "a group commit failed; its requests are answered with an error");
-        GroupFailure::from_error(&err)
-    });
+    let failure = match rolled_back {
+        Some(failure) => {
+            tracing::error!(
+                "SQLite rolled back a group commit (disk full or I/O error); its requests are answered 503"
+            );
+            for job in jobs {
+                job.abort(failure.to_error());
+            }
+            Some(failure)
+        }
+        None => conn.execute_batch("COMMIT").err().map(|err| {
+            let _ = conn.execute_batch("ROLLBACK");
+            let err = StoreError::from(err);
+            tracing::error!(%err, "a group commit failed; its requests are answered with an error");
+            GroupFailure::from_error(&err)
+        }),
+    };
     for finish in finishers {
         finish(failure.as_ref());
     }

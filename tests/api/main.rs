@@ -11,6 +11,7 @@ mod durability;
 mod errors;
 mod etags;
 mod events;
+mod hardening;
 mod hostile;
 mod idempotency;
 mod inventory;

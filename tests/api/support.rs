@@ -280,18 +280,6 @@ impl TestApp {
             .unwrap_or_else(|| panic!("key {id} is not listed in {keys}"))
             .clone()
     }
-
-    /// A second server on this store file while this one keeps running and is never closed:
-    /// what a restart after a crash sees.
-    pub async fn spawn_beside(&self) -> TestApp {
-        Builder {
-            args: ServeArgs::default(),
-            clock: self.clock.clone(),
-            dir: Some(self.dir.clone()),
-        }
-        .spawn()
-        .await
-    }
 }
 
 /// The value of header `name`, which must be present.

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
+import sqlite3
+import stat
+import subprocess
 import threading
 import time
 from pathlib import Path
 
-from support import ADMIN_KEY, Server, raise_own_file_limit, workdir
+from support import (ADMIN_KEY, Server, Skip, one_clear_line, raise_own_file_limit, start_refused,
+                     workdir)
 
 BINARY: Path = Path("target/debug/petstore")
 ALL: list = []
@@ -97,3 +103,232 @@ def slowloris_of_1100_connections_under_1024_files_leaves_health_and_pets_answer
             attack.join(10)
         assert server.proc.poll() is None, "the server died"
         print(f"     slowest answer {slowest * 1000:.0f} ms while {attack.opened} attack connections were opened")
+
+
+def refused(db: Path, expect: str, env: dict | None = None, args: list[str] | None = None) -> None:
+    code, _, stderr = start_refused(BINARY, db, env=env, args=args)
+    assert code != 0, f"exit code {code}; stderr {stderr!r}"
+    line = one_clear_line(stderr)
+    assert expect in line, f"{expect!r} not in {line!r}"
+
+
+def made_store(d: Path) -> Path:
+    """A real store, made by starting and stopping the server."""
+    db = d / "store.sqlite"
+    with Server(BINARY, db) as server:
+        server.pet()
+        code, _ = server.terminate()
+        assert code == 0, code
+    return db
+
+
+@case
+def a_read_only_store_file_is_refused_at_start_with_one_line_and_a_nonzero_exit():
+    if os.geteuid() == 0:
+        # root writes through file modes; a read-only bind of the folder is the honest test
+        d = workdir()
+        db = made_store(d)
+        ro = d / "ro"
+        ro.mkdir()
+        shutil.copy(db, ro / "store.sqlite")
+        try:
+            subprocess.run(["mount", "--bind", "-o", "ro", str(ro), str(ro)], check=True,
+                           capture_output=True)
+        except (subprocess.CalledProcessError, FileNotFoundError) as err:
+            raise Skip(f"root cannot make a read-only file here (bind mount refused: {err})")
+        try:
+            subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], check=False, capture_output=True)
+            refused(ro / "store.sqlite", "read-only")
+        finally:
+            subprocess.run(["umount", str(ro)], check=False, capture_output=True)
+    else:
+        d = workdir()
+        db = made_store(d)
+        os.chmod(db, 0o444)
+        refused(db, "read-only")
+
+
+@case
+def a_corrupt_store_file_is_refused_at_start_with_one_line_and_a_nonzero_exit():
+    d = workdir()
+    db = d / "store.sqlite"
+    db.write_bytes(os.urandom(64 * 1024))
+    refused(db, "not a pet store")
+    # A real store with a damaged page in the middle is refused as damaged.
+    d2 = workdir()
+    db2 = made_store(d2)
+    with sqlite3.connect(db2) as conn:
+        conn.execute("CREATE TABLE filler (x)")
+        conn.executemany("INSERT INTO filler VALUES (?)", [("x" * 500,) for _ in range(200)])
+    data = bytearray(db2.read_bytes())
+    page = 4096
+    for i in range(3 * page, min(len(data), 20 * page)):
+        data[i] = (data[i] * 7 + 13) & 0xFF
+    db2.write_bytes(bytes(data))
+    for extra in ("-wal", "-shm"):
+        Path(str(db2) + extra).unlink(missing_ok=True)
+    code, _, stderr = start_refused(BINARY, db2)
+    assert code != 0, f"a damaged store started; stderr {stderr!r}"
+    line = one_clear_line(stderr)
+    assert "damaged" in line or "not a pet store" in line, line
+
+
+@case
+def another_programs_sqlite_file_is_refused_as_not_a_pet_store():
+    d = workdir()
+    db = d / "other.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+        conn.execute("INSERT INTO contacts VALUES ('Ann', '555')")
+    refused(db, "not a pet store")
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM contacts").fetchone()[0] == 1, "the file was changed"
+
+
+@case
+def a_store_from_a_newer_petstore_is_refused_at_start():
+    d = workdir()
+    db = made_store(d)
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 'now')")
+    refused(db, "newer")
+
+
+@case
+def a_second_petstore_on_the_same_store_is_refused_as_already_open():
+    d = workdir()
+    db = d / "store.sqlite"
+    with Server(BINARY, db) as first:
+        refused(db, "this store is already open by another petstore")
+        status, _, _ = first.call("GET", "/health", key=None)
+        assert status == 200, "the first one keeps serving"
+
+
+@case
+def cors_origin_star_and_a_short_or_spaced_admin_key_are_refused_at_start():
+    d = workdir()
+    refused(d / "a.sqlite", "CORS origin `*`", env={"PETSTORE_CORS_ORIGINS": "*"})
+    refused(d / "b.sqlite", "CORS origin", env={"PETSTORE_CORS_ORIGINS": "http://till.local/path"})
+    refused(d / "c.sqlite", "at least 16", env={"PETSTORE_ADMIN_KEY": "short"})
+    refused(d / "d.sqlite", "spaces", env={"PETSTORE_ADMIN_KEY": " psk_0123456789abcdefXYZ "})
+
+
+@case
+def a_new_store_folder_is_private_0700_and_its_file_0600():
+    d = workdir()
+    db = d / "shop" / "data" / "store.sqlite"
+    with Server(BINARY, db):
+        mode_dir = stat.S_IMODE(os.stat(db.parent).st_mode)
+        mode_file = stat.S_IMODE(os.stat(db).st_mode)
+    assert mode_dir == 0o700, oct(mode_dir)
+    assert mode_file == 0o600, oct(mode_file)
+
+
+@case
+def sigterm_with_half_open_and_stalled_clients_exits_within_10s_with_the_wal_checkpointed():
+    d = workdir()
+    db = d / "store.sqlite"
+    server = Server(BINARY, db)
+    try:
+        pet = server.pet(stock=50)
+        for _ in range(5):
+            status, _, _ = server.call("POST", "/store/orders", {"petId": pet, "quantity": 1})
+            assert status == 201
+        held = []
+        for _ in range(50):  # half-sent requests
+            s = server.connect()
+            s.sendall(b"GET /pets HTTP/1.1\r\nHost: shop\r\n")
+            held.append(s)
+        for _ in range(5):  # event streams nobody reads
+            s = server.connect()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(f"GET /events HTTP/1.1\r\nHost: shop\r\nX-API-Key: {ADMIN_KEY}\r\n\r\n".encode())
+            held.append(s)
+        s = server.connect()  # a body that never finishes
+        s.sendall(f"POST /pets HTTP/1.1\r\nHost: shop\r\nX-API-Key: {ADMIN_KEY}\r\n"
+                  "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"na".encode())
+        held.append(s)
+        time.sleep(0.5)
+        code, took = server.terminate(timeout=20)
+        assert took < 10, f"took {took:.1f} s to exit"
+        assert code == 0, f"exit code {code}"
+        wal = Path(str(db) + "-wal")
+        assert not wal.exists() or wal.stat().st_size == 0, f"WAL left with {wal.stat().st_size} bytes"
+        for s in held:
+            s.close()
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("SELECT count(*) FROM orders").fetchone()[0] == 5
+    finally:
+        server.kill()
+
+
+@case
+def disk_full_answers_503_with_retry_after_loses_nothing_answered_201_and_recovers_without_restart():
+    if os.geteuid() != 0:
+        raise Skip("mounting a tmpfs needs root")
+    d = workdir()
+    mnt = d / "small"
+    mnt.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        raise Skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    server = None
+    try:
+        db = mnt / "store.sqlite"
+        server = Server(BINARY, db)
+        category = server.category("Fish")
+        filler = mnt / "filler"
+        with open(filler, "wb") as f:
+            try:
+                while True:
+                    f.write(b"\0" * 65536)
+                    f.flush()
+            except OSError:
+                pass
+        # Leave a little room, so some writes succeed before the disk is full.
+        os.truncate(filler, max(0, filler.stat().st_size - 192 * 1024))
+        acked, statuses = [], {}
+        full_seen = 0
+        for i in range(4000):
+            status, headers, body = server.call(
+                "POST", "/pets", {"name": f"Fish {i} " + "x" * 80, "categoryId": category,
+                                  "status": "available"})
+            statuses[status] = statuses.get(status, 0) + 1
+            assert status in (201, 503), f"answer {status}: {body}"
+            if status == 201:
+                acked.append(body["id"])
+            else:
+                assert headers.get("retry-after"), "503 without Retry-After"
+                assert body["code"] == "unavailable", body
+                full_seen += 1
+                if full_seen >= 20:
+                    break
+        assert full_seen, f"the disk never filled: {statuses}"
+        status, _, _ = server.call("GET", "/health", key=None)
+        assert status == 200, "reads keep working on a full disk"
+        filler.unlink()
+        deadline = time.monotonic() + 10
+        while True:
+            status, _, body = server.call("POST", "/pets", {"name": "After", "categoryId": category,
+                                                            "status": "available"})
+            if status == 201 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert status == 201, f"writes did not come back after space was freed: {status} {body}"
+        acked.append(body["id"])
+        code, _ = server.terminate()
+        assert code == 0, code
+        server = Server(BINARY, db)
+        for chunk in range(0, len(acked), 100):
+            ids = ",".join(str(i) for i in acked[chunk:chunk + 100])
+            status, _, pets = server.call("GET", f"/pets?ids={ids}&limit=500")
+            assert status == 200
+            found = {p["id"] for p in pets}
+            missing = set(acked[chunk:chunk + 100]) - found
+            assert not missing, f"answered 201 but lost: {sorted(missing)[:10]}"
+        print(f"     {statuses.get(201, 0)} writes answered 201, {full_seen} answered 503; none lost")
+    finally:
+        if server:
+            server.kill()
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)

@@ -1,0 +1,78 @@
+//! What a hostile network or a failing disk must not do: commit a write after its request
+//! was answered 408, hand a second serving process the same store, or crash on a panic.
+
+use std::time::Duration;
+
+use rusqlite::Connection;
+use serde_json::json;
+
+use crate::support::{body, TestApp};
+
+#[tokio::test]
+async fn a_write_answered_408_is_never_committed_later() {
+    let app = TestApp::builder()
+        .args(|a| a.request_timeout = 1)
+        .spawn()
+        .await;
+    let category = app.category("Birds").await;
+    // Another program holds the write lock for 2.5 s: the writer waits for it (its busy
+    // timeout is longer), and the request times out meanwhile.
+    let db = app.db_path();
+    let holder = std::thread::spawn(move || {
+        let conn = Connection::open(db).unwrap();
+        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+        std::thread::sleep(Duration::from_millis(2500));
+        conn.execute_batch("COMMIT").unwrap();
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let res = app
+        .post(
+            "/pets",
+            json!({ "name": "Late", "categoryId": category, "status": "available" }),
+        )
+        .await;
+    assert_eq!(res.status(), 408);
+    assert_eq!(body(res).await["code"], "request_timeout");
+    holder.join().unwrap();
+    // The writer is free again; give it time to reach the dropped write.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let pets = body(app.get("/pets").await).await;
+    assert_eq!(
+        pets,
+        json!([]),
+        "the timed-out write was dropped, not committed"
+    );
+    let res = app
+        .post(
+            "/pets",
+            json!({ "name": "Later", "categoryId": category, "status": "available" }),
+        )
+        .await;
+    assert_eq!(res.status(), 201, "writes work again");
+}
+
+#[tokio::test]
+async fn a_second_server_on_the_same_store_is_refused_while_the_first_serves() {
+    let app = TestApp::spawn().await;
+    let settings = app.settings.clone();
+    let err = tokio::task::spawn_blocking(move || petstore::App::open(&settings).err())
+        .await
+        .unwrap()
+        .expect("the second open is refused");
+    assert!(
+        err.to_string()
+            .contains("this store is already open by another petstore"),
+        "{err}"
+    );
+    let dir = app.stop().await;
+    let settings = petstore::Settings::new(
+        Some(dir.path().join("store.sqlite")),
+        petstore::ServeArgs::default(),
+    )
+    .unwrap();
+    let reopened =
+        tokio::task::spawn_blocking(move || petstore::App::open(&settings).map(|a| a.close()))
+            .await
+            .unwrap();
+    assert!(reopened.is_ok(), "once closed, the store opens again");
+}
