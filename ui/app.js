@@ -101,7 +101,7 @@ async function start(key, desktop, knownRole) {
   const main = h('main', { id: 'main', tabindex: '-1' });
   root.replaceChildren(
     h('a', { class: 'skip', href: '#main', onclick: (/** @type {Event} */ e) => { e.preventDefault(); main.focus(); } }, 'Skip to the page'),
-    h('header', { class: 'top' }, h('div', { class: 'brand' }, pawMark(26), 'Petstore'), nav, h('div', { class: 'top-right' }, live, signOut)),
+    h('header', { class: 'top' }, h('div', { class: 'brand' }, pawMark(26), 'Petstore'), nav, h('div', { class: 'top-right' }, live, h('a', { class: 'top-link', href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'), signOut)),
     waiting,
     main,
   );

@@ -11,7 +11,7 @@ import { explain } from './messages.js';
 import { isLow, mismatch, unlikelyCount } from './rules.js';
 
 export { isLow, mismatch, unlikelyCount };
-import { table, pager } from './widgets.js';
+import { table, pager, statusBadge } from './widgets.js';
 
 /**
  * @typedef {import('./types.js').Pet} Pet
@@ -238,7 +238,7 @@ export function openHistory(pet) {
  * @param {boolean} canFix  the signed-in role may change pets
  */
 export function statusCell(pet, qty, canFix) {
-  const badge = h('span', { class: `badge badge-${pet.status ?? 'none'}` }, statusLabel(pet.status));
+  const badge = statusBadge(pet.status);
   const m = mismatch(pet.status, qty);
   if (m === 'sellable-but-blocked') {
     return h('div', { class: 'status-cell' }, badge, h('span', { class: 'status-note' }, ` · ${qty} in stock`),

@@ -57,9 +57,17 @@ export function pager({ offset, limit, total, label, onChange }) {
   );
 }
 
+/** What each status means, for the badge's tooltip. */
+const STATUS_MEANS = /** @type {Record<string, string>} */ ({
+  available: 'Can be sold',
+  pending: 'The last one is on an open order (see Orders); cancelling the order makes it available again',
+  sold: 'Sold: tills cannot sell it until its status is set to Available',
+  none: 'No status set: it can be sold while in stock',
+});
+
 /** @param {string | undefined | null} status */
 export function statusBadge(status) {
-  return h('span', { class: `badge badge-${status ?? 'none'}` }, statusLabel(status));
+  return h('span', { class: `badge badge-${status ?? 'none'}`, title: STATUS_MEANS[status ?? 'none'] }, statusLabel(status));
 }
 
 /**

@@ -5,7 +5,9 @@
 //! from the event itself, with no fetch.
 
 import * as api from '../api.js';
-import { h, field, replace } from '../dom.js';
+import { h, field, uid, replace } from '../dom.js';
+import { openDialog, formValues } from '../dialog.js';
+import { notify } from '../notify.js';
 import { categoryNames } from '../lookups.js';
 import { openSetCount, openAdjust, openHistory, isLow, statusCell } from '../stock.js';
 import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
@@ -86,6 +88,8 @@ export function mount(ctx) {
   }
 
   function draw() {
+    const lowCount = [...items.values()].filter(isLow).length;
+    /** @type {HTMLElement} */ (tabs.querySelector('#inv-tab-low')).textContent = lowCount ? `Low stock (${lowCount})` : 'Low stock';
     const all = visible();
     if (state.offset >= all.length) state.offset = Math.max(0, Math.floor((all.length - 1) / state.limit) * state.limit);
     const pageRows = all.slice(state.offset, state.offset + state.limit);
@@ -99,7 +103,10 @@ export function mount(ctx) {
         h('td', {}, categories.get(pet.categoryId) ?? '—'),
         h('td', {}, statusCell(pet, it.quantity, canEdit)),
         h('td', { class: 'num' }, stockFigure(it.quantity, isLow(it))),
-        h('td', { class: 'num muted' }, typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '—'),
+        h('td', { class: 'num' }, canStock
+          ? h('button', { type: 'button', class: 'btn btn-small', 'data-focus-key': `${k}-rp`, onclick: () => openReorderPoint(pet, it) },
+            typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : 'Set', srOnly(` reorder point of ${pet.name}`))
+          : h('span', { class: 'muted' }, typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '—')),
         actionsCell(
           canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, it.quantity) }, 'Adjust', srOnly(` ${pet.name}`)) : null,
           canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, it.quantity) }, 'Set count', srOnly(` of ${pet.name}`)) : null,
@@ -124,6 +131,32 @@ export function mount(ctx) {
       pager({ offset: state.offset, limit: state.limit, total: all.length, label: 'stock items', onChange: (o) => { state.offset = o; draw(); } }),
     );
     if (focusKey) /** @type {HTMLElement | null} */ (results.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`))?.focus();
+  }
+
+  /**
+   * The reorder point: at or below it the item is low, on every page.
+   * @param {Pet} pet @param {InventoryItem} it
+   */
+  function openReorderPoint(pet, it) {
+    const input = h('input', {
+      id: uid('rp'), name: 'reorderPoint', type: 'number', inputmode: 'numeric', min: '0', step: '1',
+      value: typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '', autofocus: true, autocomplete: 'off',
+    });
+    openDialog({
+      title: `Reorder point — ${pet.name}`,
+      size: 'narrow',
+      context: { action: 'set', name: pet.name },
+      body: [
+        h('p', { class: 'muted' }, `Now ${it.quantity} in stock.`),
+        field('Low when stock is at or below', input, 'Leave empty for an item you do not reorder (a single animal).'),
+      ],
+      submitLabel: 'Save',
+      onSubmit: async (form) => {
+        const v = formValues(form);
+        await api.patch(`/store/inventory/${pet.id}`, { reorderPoint: v.reorderPoint === '' ? null : Number(v.reorderPoint) });
+        notify(v.reorderPoint === '' ? `${pet.name} has no reorder point now.` : `${pet.name} is low at ${v.reorderPoint} or fewer.`, 'ok', { group: `rp-${pet.id}` });
+      },
+    });
   }
 
   /** @type {import('../refresh.js').PageView} */
