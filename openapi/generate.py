@@ -24,6 +24,9 @@ from parts import json_content, schema, with_rate_limits
 from paths import PATHS
 from schemas import SCHEMAS
 import staff
+from shop import extend as extend_shop
+
+extend_shop(PATHS, SCHEMAS)
 
 OUT = Path(__file__).with_name("openapi.json")
 

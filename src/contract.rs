@@ -48,6 +48,18 @@ pub const PIN_FAILURES: i64 = 5;
 pub const PIN_LOCK_MINUTES: i64 = 15;
 /// Hours an `Idempotency-Key` is remembered.
 pub const IDEMPOTENCY_HOURS: i64 = 24;
+/// Characters of a pet's `sku` (`A–Z a–z 0–9 . _ -`).
+pub const SKU: Bound = Bound::new(1, 64);
+/// A pet's `price`, in the minor unit of the store's currency.
+pub const PRICE: Bound = Bound::new(0, 100_000_000);
+/// An inventory item's `reorderPoint`.
+pub const REORDER_POINT: Bound = Bound::new(0, 1_000_000);
+/// Days one daily report covers (default [`REPORT_DAYS_DEFAULT`]).
+pub const REPORT_DAYS: Bound = Bound::new(1, 366);
+/// Days a daily report covers when the client does not say.
+pub const REPORT_DAYS_DEFAULT: i64 = 30;
+/// Bytes of a CSV import body.
+pub const IMPORT_BYTES: Bound = Bound::new(0, 5 * 1024 * 1024);
 
 /// An inclusive range of whole numbers (a count of characters, units or requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -223,6 +235,16 @@ pub const ERRORS: &[ErrorFact] = &[
         "duplicate_name",
         409,
         "another category, or another staff member, already has this name (case-insensitive)",
+    ),
+    error(
+        "duplicate_code",
+        409,
+        "another pet already has this `sku` (case-insensitive) or `barcode`",
+    ),
+    error(
+        "stocktake_closed",
+        409,
+        "the stocktake is already applied: it can no longer be counted, applied or discarded",
     ),
     error("gone", 410, "a deprecated operation past its sunset date"),
     error(
@@ -475,6 +497,97 @@ pub const OPERATIONS: &[Operation] = &[
         "POST", "/session", "signIn", "Admin", "readonly",
     ))),
     beta(op("DELETE", "/session", "signOut", "Admin", "readonly")),
+    beta(op(
+        "PATCH",
+        "/store/inventory/{petId}",
+        "updateInventoryItem",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "GET",
+        "/store/profile",
+        "getStoreProfile",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "PATCH",
+        "/store/profile",
+        "updateStoreProfile",
+        "Store",
+        "admin",
+    )),
+    beta(op(
+        "GET",
+        "/store/reports/daily",
+        "getDailyReport",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "GET",
+        "/store/stocktakes",
+        "listStocktakes",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "POST",
+        "/store/stocktakes",
+        "createStocktake",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "GET",
+        "/store/stocktakes/{stocktakeId}",
+        "getStocktake",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "DELETE",
+        "/store/stocktakes/{stocktakeId}",
+        "deleteStocktake",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "PUT",
+        "/store/stocktakes/{stocktakeId}/lines/{petId}",
+        "countStocktakeLine",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "POST",
+        "/store/stocktakes/{stocktakeId}/apply",
+        "applyStocktake",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "GET",
+        "/store/export/pets.csv",
+        "exportPets",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "GET",
+        "/store/export/stock-changes.csv",
+        "exportStockChanges",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "POST",
+        "/store/import/pets",
+        "importPets",
+        "Store",
+        "staff",
+    )),
     experimental(op("GET", "/events", "streamEvents", "Store", "readonly")),
     keyless(op("GET", "/health", "health", "Admin", "readonly")),
 ];
@@ -514,6 +627,12 @@ pub struct Bounds {
     pub session_idle_hours: i64,
     pub pin_failures: i64,
     pub pin_lock_minutes: i64,
+    pub sku: Bound,
+    pub price: Bound,
+    pub reorder_point: Bound,
+    pub report_days: Bound,
+    pub report_days_default: i64,
+    pub import_bytes: Bound,
 }
 
 /// The facts, gathered.
@@ -538,6 +657,12 @@ pub fn facts() -> Facts {
             session_idle_hours: SESSION_IDLE_HOURS,
             pin_failures: PIN_FAILURES,
             pin_lock_minutes: PIN_LOCK_MINUTES,
+            sku: SKU,
+            price: PRICE,
+            reorder_point: REORDER_POINT,
+            report_days: REPORT_DAYS,
+            report_days_default: REPORT_DAYS_DEFAULT,
+            import_bytes: IMPORT_BYTES,
         },
         plans: PLANS,
         first_admin: PlanFact {
@@ -592,6 +717,12 @@ mod tests {
             DomainError::IdempotencyKeyReused,
             DomainError::IdempotencyInProgress,
             DomainError::Conflict("x".into()),
+            DomainError::DuplicateCode {
+                field: "sku",
+                value: "x".into(),
+                pet_id: None,
+            },
+            DomainError::StocktakeClosed(1),
         ];
         for err in errors {
             assert!(

@@ -18,6 +18,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
+    /// Itemised problems sent beside code, message and status (a CSV import's errors).
+    pub errors: Option<serde_json::Value>,
 }
 
 /// `Result` with [`ApiError`].
@@ -28,6 +30,8 @@ struct Body<'a> {
     code: &'a str,
     message: &'a str,
     status: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<&'a serde_json::Value>,
 }
 
 impl ApiError {
@@ -36,7 +40,14 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            errors: None,
         }
+    }
+
+    /// This error with an itemised `errors` list beside code, message and status.
+    pub fn with_errors(mut self, errors: serde_json::Value) -> Self {
+        self.errors = Some(errors);
+        self
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -150,6 +161,7 @@ impl IntoResponse for ApiError {
             code: self.code,
             message: &self.message,
             status: self.status.as_u16(),
+            errors: self.errors.as_ref(),
         })
         .unwrap_or_default();
         let mut response = (self.status, body).into_response();

@@ -12,7 +12,8 @@ use super::respond;
 use super::state::AppState;
 use crate::domain::idempotency::Answer;
 use crate::domain::inventory::{
-    Adjustment, AdjustmentInput, InventoryUpdate, InventoryUpdateInput,
+    Adjustment, AdjustmentInput, InventoryPatch, InventoryPatchInput, InventoryUpdate,
+    InventoryUpdateInput,
 };
 use crate::domain::query::{InventoryQuery, Page};
 
@@ -47,6 +48,18 @@ pub async fn set(
         .inventory()
         .set(pet_id, update, by, pre)
         .await?;
+    Ok(respond::record(&item))
+}
+
+pub async fn patch(
+    _: Auth<Staff>,
+    State(s): State<AppState>,
+    Id(pet_id): Id,
+    IfMatch(pre): IfMatch,
+    body: JsonBody<InventoryPatchInput>,
+) -> Result<Response> {
+    let patch = InventoryPatch::try_from(body.value)?;
+    let item = s.app.store().inventory().patch(pet_id, patch, pre).await?;
     Ok(respond::record(&item))
 }
 

@@ -111,14 +111,26 @@ fn is_this_machine(addr: std::net::IpAddr) -> bool {
 /// unread and the connection closed after the answer.
 const DRAIN_LIMIT: usize = 4 * 1024 * 1024;
 
+/// The operations that take a body larger than [`BODY_LIMIT`], and their limit.
+const LARGE_BODIES: &[(&str, usize)] = &[("/store/import/pets", crate::domain::import::BODY_MAX)];
+
+/// The most bytes of a body to keep for the operation at `path`.
+pub fn body_limit(path: &str) -> usize {
+    LARGE_BODIES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or(BODY_LIMIT, |(_, limit)| *limit)
+}
+
 /// Reads the request body to its end before anything answers, keeping at most one byte over
-/// [`BODY_LIMIT`] (enough for the JSON extractor to answer 413). An answer sent while the
+/// its operation's limit ([`BODY_LIMIT`], or [`body_limit`]) (enough for the JSON extractor to answer 413). An answer sent while the
 /// client is still sending makes the socket close with a reset, and the client loses the
 /// answer: a 413, or a 401, 403, 404 or 415 decided before the body mattered.
 pub async fn read_body(State(s): State<AppState>, req: Request, next: Next) -> Response {
     let (parts, body) = req.into_parts();
     let timeout = s.app.settings().request_timeout;
-    let (kept, complete) = match tokio::time::timeout(timeout, read_capped(body)).await {
+    let limit = body_limit(parts.uri.path());
+    let (kept, complete) = match tokio::time::timeout(timeout, read_capped(body, limit)).await {
         Ok(Ok(read)) => read,
         Ok(Err(_)) => return closing(ApiError::bad_request("the request body could not be read")),
         Err(_) => return closing(ApiError::for_status(StatusCode::REQUEST_TIMEOUT)),
@@ -132,18 +144,18 @@ pub async fn read_body(State(s): State<AppState>, req: Request, next: Next) -> R
     response
 }
 
-/// The first `BODY_LIMIT + 1` bytes of `body`, and whether it was read to its end (it is
-/// drained up to [`DRAIN_LIMIT`]).
-async fn read_capped(body: Body) -> Result<(Bytes, bool), axum::Error> {
+/// The first `limit + 1` bytes of `body`, and whether it was read to its end (it is
+/// drained up to [`DRAIN_LIMIT`], or past it to the end of a body within `limit`).
+async fn read_capped(body: Body, limit: usize) -> Result<(Bytes, bool), axum::Error> {
     let mut stream = body.into_data_stream();
     let mut kept = Vec::new();
     let mut seen = 0usize;
     while let Some(chunk) = stream.next().await {
         let chunk = chunk?;
         seen = seen.saturating_add(chunk.len());
-        let room = (BODY_LIMIT + 1).saturating_sub(kept.len());
+        let room = (limit + 1).saturating_sub(kept.len());
         kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        if seen > DRAIN_LIMIT {
+        if seen > DRAIN_LIMIT.max(limit + 1) {
             return Ok((kept.into(), false));
         }
     }

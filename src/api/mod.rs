@@ -6,6 +6,7 @@
 mod admin;
 mod categories;
 mod connections;
+mod csv;
 mod docs;
 mod embedded;
 mod error;
@@ -20,13 +21,17 @@ mod middleware;
 mod nofile;
 mod orders;
 mod pets;
+mod profile;
 mod public_limit;
 mod query;
+mod reports;
 mod respond;
 mod router;
 mod session;
 mod staff;
 mod state;
+mod stocktakes;
+mod transfer;
 mod ui;
 
 use std::future::Future;

@@ -41,7 +41,7 @@ impl Params {
         Ok(Self { values })
     }
 
-    fn get(&self, name: &str) -> Option<&str> {
+    pub fn get(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
     }
 
@@ -62,6 +62,19 @@ impl Params {
             .map(str::trim)
             .filter(|q| !q.is_empty())
             .map(str::to_owned)
+    }
+
+    /// A code to look up exactly (`sku`, `barcode`): at most 64 characters.
+    fn code(&self, name: &str) -> Result<Option<String>, ApiError> {
+        let Some(raw) = self.text(name) else {
+            return Ok(None);
+        };
+        if raw.chars().count() > 64 {
+            return Err(ApiError::bad_request(format!(
+                "query parameter {name:?} must be at most 64 characters"
+            )));
+        }
+        Ok(Some(raw))
     }
 
     fn page(&self) -> Result<Page, ApiError> {
@@ -149,6 +162,8 @@ impl FromParams for PetQuery {
         "q",
         "ids",
         "sort",
+        "sku",
+        "barcode",
     ];
     fn from_params(params: &Params) -> Result<Self, ApiError> {
         let ids = match params.get("ids") {
@@ -168,6 +183,8 @@ impl FromParams for PetQuery {
             category_id: params.int("categoryId", 1, i64::MAX)?,
             q: params.text("q"),
             ids,
+            sku: params.code("sku")?,
+            barcode: params.code("barcode")?,
             sort,
             page: params.page()?,
         })
@@ -215,11 +232,12 @@ impl FromParams for OrderQuery {
 }
 
 impl FromParams for InventoryQuery {
-    const NAMES: &'static [&'static str] = &["limit", "offset", "status", "below"];
+    const NAMES: &'static [&'static str] = &["limit", "offset", "status", "below", "low"];
     fn from_params(params: &Params) -> Result<Self, ApiError> {
         Ok(Self {
             statuses: params.statuses()?,
             below: params.int("below", 0, i64::MAX)?,
+            low: params.bool("low")?,
             page: params.page()?,
         })
     }

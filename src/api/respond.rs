@@ -21,6 +21,11 @@ fn json_response<T: Serialize>(status: StatusCode, value: &T) -> Response {
         .into_response()
 }
 
+/// A JSON answer, 200, without an `ETag` (a computed view such as a report).
+pub fn json<T: Serialize>(value: &T) -> Response {
+    json_response(StatusCode::OK, value)
+}
+
 /// A single record, 200, with its `ETag`.
 pub fn record<T: Serialize>(value: &T) -> Response {
     with_etag(json_response(StatusCode::OK, value), value)

@@ -17,8 +17,8 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, categories, docs, events, health, inventory, middleware, orders, pets, public_limit,
-    session, staff, ui,
+    admin, categories, docs, events, health, inventory, middleware, orders, pets, profile,
+    public_limit, reports, session, staff, stocktakes, transfer, ui,
 };
 
 /// What the UI and the docs may load: only this server's own files (shops are offline),
@@ -65,7 +65,49 @@ pub fn build(state: AppState) -> Router {
         .route("/store/inventory", get(inventory::list))
         .route(
             "/store/inventory/{petId}",
-            get(inventory::get).put(inventory::set),
+            get(inventory::get)
+                .put(inventory::set)
+                .merge(stability("beta", axum::routing::patch(inventory::patch))),
+        )
+        .route(
+            "/store/profile",
+            stability("beta", get(profile::get).patch(profile::patch)),
+        )
+        .route(
+            "/store/reports/daily",
+            stability("beta", get(reports::daily)),
+        )
+        .route(
+            "/store/stocktakes",
+            stability("beta", get(stocktakes::list).post(stocktakes::create)),
+        )
+        .route(
+            "/store/stocktakes/{stocktakeId}",
+            stability("beta", get(stocktakes::get).delete(stocktakes::delete)),
+        )
+        .route(
+            "/store/stocktakes/{stocktakeId}/lines/{petId}",
+            stability("beta", axum::routing::put(stocktakes::count)),
+        )
+        .route(
+            "/store/stocktakes/{stocktakeId}/apply",
+            stability("beta", axum::routing::post(stocktakes::apply)),
+        )
+        .route(
+            "/store/export/pets.csv",
+            stability("beta", get(transfer::pets)),
+        )
+        .route(
+            "/store/export/stock-changes.csv",
+            stability("beta", get(transfer::stock_changes)),
+        )
+        .route(
+            "/store/import/pets",
+            stability(
+                "beta",
+                axum::routing::post(transfer::import_pets)
+                    .layer(DefaultBodyLimit::max(crate::domain::import::BODY_MAX + 1)),
+            ),
         )
         .route(
             "/store/inventory/{petId}/adjustments",

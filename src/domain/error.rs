@@ -33,6 +33,14 @@ pub enum DomainError {
     DuplicateStaffName(String),
     #[error("{0}")]
     LastAdmin(&'static str),
+    #[error("{field} {value:?} is already used by another pet{}", pet_id.map(|id| format!(" (pet {id})")).unwrap_or_default())]
+    DuplicateCode {
+        field: &'static str,
+        value: String,
+        pet_id: Option<i64>,
+    },
+    #[error("stocktake {0} is already applied and can no longer change")]
+    StocktakeClosed(i64),
     #[error("the record has changed since it was read (If-Match does not match its ETag)")]
     PreconditionFailed,
     #[error("this Idempotency-Key was already used with a different request body")]
@@ -67,6 +75,8 @@ impl DomainError {
             Self::PetHasOpenOrders(_) => "pet_has_open_orders",
             Self::DuplicateName(_) | Self::DuplicateStaffName(_) => "duplicate_name",
             Self::LastAdmin(_) => "conflict",
+            Self::DuplicateCode { .. } => "duplicate_code",
+            Self::StocktakeClosed(_) => "stocktake_closed",
             Self::PreconditionFailed => "precondition_failed",
             Self::IdempotencyKeyReused => "idempotency_key_reused",
             Self::IdempotencyInProgress | Self::Conflict(_) => "conflict",

@@ -15,6 +15,9 @@ pub struct InventoryItem {
     pub pet_id: i64,
     pub quantity: i64,
     pub status: PetStatus,
+    /// At or below this quantity the item is low and should be reordered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reorder_point: Option<i64>,
 }
 
 impl InventoryItem {
@@ -23,8 +26,69 @@ impl InventoryItem {
             pet_id,
             quantity,
             status: status.unwrap_or(PetStatus::Available),
+            reorder_point: None,
         }
     }
+
+    /// Whether the item has a reorder point and its quantity is at or below it.
+    pub fn is_low(&self) -> bool {
+        self.reorder_point
+            .is_some_and(|point| self.quantity <= point)
+    }
+}
+
+/// Whether going from `before` to `after` makes an item low: it was above its reorder point
+/// (or had none) and now is at or below it. This is when `inventory.low` is emitted.
+pub fn became_low(before: &InventoryItem, after: &InventoryItem) -> bool {
+    after.is_low() && !before.is_low()
+}
+
+/// The body of `PATCH /store/inventory/{petId}` as sent.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InventoryPatchInput {
+    /// Absent leaves it; `null` clears it.
+    #[serde(default, deserialize_with = "super::present")]
+    pub reorder_point: Option<serde_json::Value>,
+}
+
+/// A validated change of an item's settings: `Some(None)` clears the reorder point.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InventoryPatch {
+    pub reorder_point: Option<Option<i64>>,
+}
+
+impl TryFrom<InventoryPatchInput> for InventoryPatch {
+    type Error = DomainError;
+
+    fn try_from(input: InventoryPatchInput) -> Result<Self, DomainError> {
+        let reorder_point = input
+            .reorder_point
+            .as_ref()
+            .map(reorder_point)
+            .transpose()?;
+        Ok(Self { reorder_point })
+    }
+}
+
+/// A reorder point as JSON: `null`, or a whole number from 0 to [`STOCK_MAX`].
+pub fn reorder_point(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(v) if (0..=STOCK_MAX).contains(&v) => Ok(Some(v)),
+            _ => Err(reorder_point_error()),
+        },
+        _ => Err(reorder_point_error()),
+    }
+}
+
+/// Why a reorder point was refused.
+pub fn reorder_point_error() -> DomainError {
+    DomainError::invalid(
+        "reorderPoint",
+        format!("must be a whole number from 0 to {STOCK_MAX}, or null"),
+    )
 }
 
 /// What caused a change of stock.
@@ -35,6 +99,10 @@ pub enum Source {
     Cancel,
     Set,
     Adjustment,
+    /// A stocktake applied.
+    Count,
+    /// A CSV import.
+    Import,
 }
 
 impl Source {
@@ -44,13 +112,22 @@ impl Source {
             Self::Cancel => "cancel",
             Self::Set => "set",
             Self::Adjustment => "adjustment",
+            Self::Count => "count",
+            Self::Import => "import",
         }
     }
 
     pub fn parse(raw: &str) -> Option<Self> {
-        [Self::Order, Self::Cancel, Self::Set, Self::Adjustment]
-            .into_iter()
-            .find(|s| s.as_str() == raw)
+        [
+            Self::Order,
+            Self::Cancel,
+            Self::Set,
+            Self::Adjustment,
+            Self::Count,
+            Self::Import,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == raw)
     }
 }
 

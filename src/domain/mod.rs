@@ -6,16 +6,21 @@
 //! [`DomainError`] to the interface's error codes.
 
 pub mod category;
+pub mod code;
 pub mod error;
 pub mod etag;
 pub mod event;
 pub mod idempotency;
+pub mod import;
 pub mod inventory;
 pub mod key;
 pub mod order;
 pub mod pet;
+pub mod profile;
 pub mod query;
+pub mod report;
 pub mod staff;
+pub mod stocktake;
 pub mod text;
 pub mod time;
 
@@ -31,4 +36,14 @@ where
 {
     use serde::Deserialize;
     Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// Deserializes a field kept as raw JSON so that `null` stays visible: absent is `None`,
+/// present (`null` included) is `Some(value)`.
+pub fn present<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize;
+    serde_json::Value::deserialize(deserializer).map(Some)
 }

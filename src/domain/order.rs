@@ -28,6 +28,25 @@ pub struct Order {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ship_date: Option<String>,
     pub complete: bool,
+    /// When the order was placed (RFC 3339, UTC).
+    #[serde(default)]
+    pub placed_at: String,
+    /// When the order was completed, once it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completed_at: Option<String>,
+    /// The pet's price when the order was placed; absent when it had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_price: Option<i64>,
+    /// `unitPrice × quantity`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<i64>,
+}
+
+impl Order {
+    /// `unitPrice × quantity`, when the order has a unit price.
+    pub fn total_of(unit_price: Option<i64>, quantity: i64) -> Option<i64> {
+        unit_price.map(|price| price.saturating_mul(quantity))
+    }
 }
 
 /// The body of `POST /store/orders` as sent.
@@ -230,6 +249,10 @@ mod tests {
             quantity: 1,
             ship_date: None,
             complete,
+            placed_at: "2026-01-01T00:00:00Z".into(),
+            completed_at: None,
+            unit_price: None,
+            total: None,
         }
     }
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{double_option, text, DomainError};
+use super::{code, double_option, present, text, DomainError};
 
 /// A pet's status. A pet may also have none (the field is then omitted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -45,15 +45,28 @@ pub struct Pet {
     pub category_id: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<PetStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sku: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub barcode: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<i64>,
 }
 
-/// The body of `POST /pets` and `PUT /pets/{petId}` as sent.
+/// The body of `POST /pets` and `PUT /pets/{petId}` as sent. The selling codes arrive as
+/// raw JSON so that a wrong type is a 422 naming the field, like a wrong format.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PetInput {
     pub name: Option<String>,
     pub category_id: Option<i64>,
     pub status: Option<String>,
+    #[serde(default)]
+    pub sku: Option<serde_json::Value>,
+    #[serde(default)]
+    pub barcode: Option<serde_json::Value>,
+    #[serde(default)]
+    pub price: Option<serde_json::Value>,
 }
 
 /// A validated new pet (or the whole replacement of one).
@@ -62,6 +75,45 @@ pub struct NewPet {
     pub name: String,
     pub category_id: i64,
     pub status: Option<PetStatus>,
+    pub sku: Option<String>,
+    pub barcode: Option<String>,
+    pub price: Option<i64>,
+}
+
+fn sku_value(value: &serde_json::Value) -> Result<Option<String>, DomainError> {
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(s) => code::sku("sku", s).map(Some),
+        _ => Err(DomainError::invalid("sku", "must be a string")),
+    }
+}
+
+fn barcode_value(value: &serde_json::Value) -> Result<Option<String>, DomainError> {
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(s) => code::barcode("barcode", s).map(Some),
+        _ => Err(DomainError::invalid(
+            "barcode",
+            "must be a string of 8, 12, 13 or 14 digits",
+        )),
+    }
+}
+
+fn price_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(v) => code::price("price", v).map(Some),
+            None => Err(DomainError::invalid(
+                "price",
+                "must be a whole number of minor units (e.g. cents)",
+            )),
+        },
+        _ => Err(DomainError::invalid(
+            "price",
+            "must be a whole number of minor units (e.g. cents)",
+        )),
+    }
 }
 
 impl TryFrom<PetInput> for NewPet {
@@ -74,6 +126,7 @@ impl TryFrom<PetInput> for NewPet {
         let category_id = input
             .category_id
             .ok_or_else(|| DomainError::invalid("categoryId", "is required"))?;
+        let none = serde_json::Value::Null;
         Ok(Self {
             name: text::name("name", &name)?,
             category_id: positive_id("categoryId", category_id)?,
@@ -81,6 +134,9 @@ impl TryFrom<PetInput> for NewPet {
                 .status
                 .map(|s| PetStatus::from_field("status", &s))
                 .transpose()?,
+            sku: sku_value(input.sku.as_ref().unwrap_or(&none))?,
+            barcode: barcode_value(input.barcode.as_ref().unwrap_or(&none))?,
+            price: price_value(input.price.as_ref().unwrap_or(&none))?,
         })
     }
 }
@@ -95,14 +151,25 @@ pub struct PetPatchInput {
     pub category_id: Option<Option<i64>>,
     #[serde(default, deserialize_with = "double_option")]
     pub status: Option<Option<String>>,
+    /// Absent is `None`; `null` arrives as `Some(Value::Null)` and clears.
+    #[serde(default, deserialize_with = "present")]
+    pub sku: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub barcode: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub price: Option<serde_json::Value>,
 }
 
-/// A validated merge patch of a pet. `status: Some(None)` clears the status.
+/// A validated merge patch of a pet. `status: Some(None)` clears the status; likewise
+/// `sku`, `barcode` and `price`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PetPatch {
     pub name: Option<String>,
     pub category_id: Option<i64>,
     pub status: Option<Option<PetStatus>>,
+    pub sku: Option<Option<String>>,
+    pub barcode: Option<Option<String>>,
+    pub price: Option<Option<i64>>,
 }
 
 impl TryFrom<PetPatchInput> for PetPatch {
@@ -128,6 +195,9 @@ impl TryFrom<PetPatchInput> for PetPatch {
             name,
             category_id,
             status,
+            sku: input.sku.as_ref().map(sku_value).transpose()?,
+            barcode: input.barcode.as_ref().map(barcode_value).transpose()?,
+            price: input.price.as_ref().map(price_value).transpose()?,
         })
     }
 }
@@ -139,6 +209,9 @@ impl PetPatch {
             name: self.name.clone().unwrap_or_else(|| pet.name.clone()),
             category_id: self.category_id.unwrap_or(pet.category_id),
             status: self.status.unwrap_or(pet.status),
+            sku: self.sku.clone().unwrap_or_else(|| pet.sku.clone()),
+            barcode: self.barcode.clone().unwrap_or_else(|| pet.barcode.clone()),
+            price: self.price.unwrap_or(pet.price),
         }
     }
 }
@@ -161,6 +234,9 @@ mod tests {
             name: name.map(str::to_owned),
             category_id: category,
             status: status.map(str::to_owned),
+            sku: None,
+            barcode: None,
+            price: None,
         }
     }
 
@@ -189,9 +265,32 @@ mod tests {
             name: "Rex".into(),
             category_id: 2,
             status: Some(PetStatus::Pending),
+            sku: Some("REX-1".into()),
+            barcode: None,
+            price: Some(1500),
         };
         assert_eq!(patch.apply(&pet).status, None);
         let empty = PetPatch::try_from(PetPatchInput::default()).unwrap();
         assert_eq!(empty.apply(&pet).status, Some(PetStatus::Pending));
+        assert_eq!(empty.apply(&pet).sku.as_deref(), Some("REX-1"));
+    }
+
+    #[test]
+    fn a_patch_with_null_codes_clears_them_and_bad_codes_name_their_field() {
+        let patch: PetPatchInput = serde_json::from_str(r#"{"sku": null, "price": null}"#).unwrap();
+        let patch = PetPatch::try_from(patch).unwrap();
+        assert_eq!(patch.sku, Some(None));
+        assert_eq!(patch.price, Some(None));
+        assert_eq!(patch.barcode, None);
+        for (body, field) in [
+            (r#"{"price": 1.5}"#, "price"),
+            (r#"{"price": "100"}"#, "price"),
+            (r#"{"sku": 12}"#, "sku"),
+            (r#"{"barcode": "12345678"}"#, "barcode"),
+        ] {
+            let input: PetPatchInput = serde_json::from_str(body).unwrap();
+            let err = PetPatch::try_from(input).unwrap_err();
+            assert!(err.to_string().starts_with(field), "{body}: {err}");
+        }
     }
 }

@@ -65,6 +65,10 @@ pub struct PetQuery {
     pub q: Option<String>,
     /// Only these ids; empty means all.
     pub ids: Vec<i64>,
+    /// Only the pet with this SKU (compared case-insensitively, as SKUs are unique).
+    pub sku: Option<String>,
+    /// Only the pet with this barcode.
+    pub barcode: Option<String>,
     pub sort: PetSort,
     pub page: Page,
 }
@@ -88,5 +92,7 @@ pub struct InventoryQuery {
     pub statuses: Vec<PetStatus>,
     /// Only quantities below this.
     pub below: Option<i64>,
+    /// `true`: only items at or below their reorder point; `false`: only the others.
+    pub low: Option<bool>,
     pub page: Page,
 }

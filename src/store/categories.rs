@@ -67,7 +67,7 @@ fn list(conn: &Connection, query: &CategoryQuery) -> Result<Paged<Category>> {
     )
 }
 
-fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
+pub(super) fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
     let inserted = tx
         .prepare_cached(
             "INSERT INTO categories (name, name_fold, description) VALUES (?1, ?2, ?3)",

@@ -7,25 +7,29 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use super::sql::{self, Filter};
 use super::{pets, Call, Result, Store, StoreError, Tx};
 use crate::domain::inventory::{
-    self, Adjustment, InventoryItem, InventoryUpdate, Source, StockChange, STOCK_MAX,
+    self, Adjustment, InventoryItem, InventoryPatch, InventoryUpdate, Source, StockChange,
+    STOCK_MAX,
 };
 use crate::domain::pet::PetStatus;
 use crate::domain::query::{InventoryQuery, Page, Paged};
 use crate::domain::{time, DomainError, Precondition};
 
-const COLUMNS: &str = "i.pet_id, i.quantity, p.status";
+const COLUMNS: &str = "i.pet_id, i.quantity, p.status, i.reorder_point";
 const FROM: &str = "inventory i JOIN pets p ON p.id = i.pet_id";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<InventoryItem> {
     let status: Option<String> = row.get(2)?;
-    Ok(InventoryItem::new(
-        row.get(0)?,
-        row.get(1)?,
-        status.as_deref().and_then(PetStatus::parse),
-    ))
+    Ok(InventoryItem {
+        reorder_point: row.get(3)?,
+        ..InventoryItem::new(
+            row.get(0)?,
+            row.get(1)?,
+            status.as_deref().and_then(PetStatus::parse),
+        )
+    })
 }
 
-fn get(conn: &Connection, pet_id: i64) -> Result<Option<InventoryItem>> {
+pub(super) fn get(conn: &Connection, pet_id: i64) -> Result<Option<InventoryItem>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM {FROM} WHERE i.pet_id = ?1"))?
         .query_row([pet_id], from_row)
@@ -61,6 +65,17 @@ fn list(conn: &Connection, query: &InventoryQuery) -> Result<Paged<InventoryItem
     }
     if let Some(below) = query.below {
         filter.and("i.quantity < ?", [Value::Integer(below)]);
+    }
+    match query.low {
+        Some(true) => filter.and(
+            "i.reorder_point IS NOT NULL AND i.quantity <= i.reorder_point",
+            [],
+        ),
+        Some(false) => filter.and(
+            "(i.reorder_point IS NULL OR i.quantity > i.reorder_point)",
+            [],
+        ),
+        None => {}
     }
     sql::paged(
         conn,
@@ -127,8 +142,22 @@ pub(super) fn shift(
     };
     record(tx, pet_id, delta, after, cause)?;
     let item = require(tx, pet_id)?;
-    tx.emit("inventory.updated", &item)?;
+    announce_moved(tx, &item, delta)?;
     Ok(Some(item))
+}
+
+/// Announces an item whose count just moved by `delta`: `inventory.updated`, and
+/// `inventory.low` when the move took it from above its reorder point to at or below it.
+pub(super) fn announce_moved(tx: &mut Tx<'_>, item: &InventoryItem, delta: i64) -> Result<()> {
+    tx.emit("inventory.updated", item)?;
+    let before = InventoryItem {
+        quantity: item.quantity - delta,
+        ..item.clone()
+    };
+    if inventory::became_low(&before, item) {
+        tx.emit("inventory.low", item)?;
+    }
+    Ok(())
 }
 
 /// The one statement that moves a count: `quantity + delta`, only while the result stays
@@ -209,7 +238,45 @@ fn set(
         quantity: update.quantity,
         ..item
     };
+    announce_moved(tx, &updated, delta)?;
+    Ok(updated)
+}
+
+/// Changes an item's settings (`PATCH /store/inventory/{petId}`): its reorder point.
+fn patch(
+    tx: &mut Tx<'_>,
+    pet_id: i64,
+    patch: InventoryPatch,
+    pre: &Precondition,
+) -> Result<InventoryItem> {
+    let item = require(tx, pet_id)?;
+    pre.check(&item)?;
+    match patch.reorder_point {
+        Some(reorder_point) => set_reorder_point(tx, &item, reorder_point),
+        None => Ok(item),
+    }
+}
+
+/// Sets an item's reorder point, announcing the change. Raising the point to or above the
+/// stock makes the item low, which is announced as `inventory.low` like a sale would be.
+pub(super) fn set_reorder_point(
+    tx: &mut Tx<'_>,
+    item: &InventoryItem,
+    reorder_point: Option<i64>,
+) -> Result<InventoryItem> {
+    if item.reorder_point == reorder_point {
+        return Ok(item.clone());
+    }
+    tx.prepare_cached("UPDATE inventory SET reorder_point = ?2 WHERE pet_id = ?1")?
+        .execute(params![item.pet_id, reorder_point])?;
+    let updated = InventoryItem {
+        reorder_point,
+        ..item.clone()
+    };
     tx.emit("inventory.updated", &updated)?;
+    if inventory::became_low(item, &updated) {
+        tx.emit("inventory.low", &updated)?;
+    }
     Ok(updated)
 }
 
@@ -268,6 +335,16 @@ impl<'s> Inventory<'s> {
         Call::write(self.0, move |tx| {
             set(tx, pet_id, update, by.as_deref(), &pre)
         })
+    }
+
+    /// Changes an item's reorder point (`null` clears it).
+    pub fn patch(
+        &self,
+        pet_id: i64,
+        patch: InventoryPatch,
+        pre: Precondition,
+    ) -> Call<'s, InventoryItem> {
+        Call::write(self.0, move |tx| self::patch(tx, pet_id, patch, &pre))
     }
 
     /// Moves a pet's count by a delta, made `by` the named key.

@@ -17,8 +17,55 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "store_records",
         include_str!("../../migrations/0002_store_records.sql"),
     ),
+    (3, "shop", include_str!("../../migrations/0003_shop.sql")),
     (8, "staff", include_str!("../../migrations/0008_staff.sql")),
 ];
+
+/// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
+/// plain SQL cannot make without knowing the table as it is.
+const STEPS: &[(i64, Step)] = &[(3, widen_stock_change_sources)];
+
+/// A migration step written in Rust.
+type Step = fn(&Connection) -> rusqlite::Result<()>;
+
+/// Lets the stock history's `source` be `count` (a stocktake) and `import` (a CSV import).
+/// SQLite cannot alter a CHECK, so the table is rebuilt from its own `CREATE` text with the
+/// CHECK widened: every column (whichever migrations added them) and every index is kept.
+fn widen_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
+    const NARROW: &str = "'adjustment')";
+    let create: String = conn.query_row(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'stock_changes'",
+        [],
+        |row| row.get(0),
+    )?;
+    if !create.contains(NARROW) {
+        return Ok(());
+    }
+    let Some(open) = create.find('(') else {
+        return Ok(());
+    };
+    let widened = format!(
+        "CREATE TABLE stock_changes_widened {}",
+        create[open..].replacen(NARROW, "'adjustment', 'count', 'import')", 1)
+    );
+    let indexes: Vec<String> = conn
+        .prepare(
+            "SELECT sql FROM sqlite_master
+             WHERE type = 'index' AND tbl_name = 'stock_changes' AND sql IS NOT NULL",
+        )?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    conn.execute_batch(&widened)?;
+    conn.execute_batch(
+        "INSERT INTO stock_changes_widened SELECT * FROM stock_changes;
+         DROP TABLE stock_changes;
+         ALTER TABLE stock_changes_widened RENAME TO stock_changes;",
+    )?;
+    for index in indexes {
+        conn.execute_batch(&index)?;
+    }
+    Ok(())
+}
 
 /// The newest schema version this program knows.
 pub fn newest() -> i64 {
@@ -61,6 +108,9 @@ pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
         .collect::<rusqlite::Result<_>>()?;
     for (version, name, sql) in MIGRATIONS.iter().filter(|m| !applied.contains(&m.0)) {
         tx.execute_batch(sql)?;
+        for (_, step) in STEPS.iter().filter(|s| s.0 == *version) {
+            step(&tx)?;
+        }
         tx.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
             params![version, name, crate::domain::time::now()],
@@ -69,4 +119,57 @@ pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
     }
     tx.commit()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn widening_the_history_sources_keeps_columns_rows_and_indexes_added_before_it() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        // A store that got a later migration (a column and an index on the history) before
+        // the shop's.
+        conn.execute_batch(MIGRATIONS[0].2).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE stock_changes ADD COLUMN staff_id INTEGER;
+             CREATE INDEX stock_changes_by_staff ON stock_changes(staff_id);
+             INSERT INTO stock_changes (pet_id, delta, quantity_after, source, at, staff_id)
+             VALUES (1, 5, 5, 'set', '2026-01-01T00:00:00Z', 7);",
+        )
+        .unwrap();
+        let tx = conn.transaction().unwrap();
+        widen_stock_change_sources(&tx).unwrap();
+        widen_stock_change_sources(&tx).unwrap(); // a second run changes nothing
+        tx.commit().unwrap();
+        let staff: i64 = conn
+            .query_row(
+                "SELECT staff_id FROM stock_changes WHERE pet_id = 1",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(staff, 7);
+        conn.execute(
+            "INSERT INTO stock_changes (pet_id, delta, quantity_after, source, at)
+             VALUES (1, -1, 4, 'count', 'x'), (1, 1, 5, 'import', 'x')",
+            [],
+        )
+        .unwrap();
+        assert!(conn
+            .execute(
+                "INSERT INTO stock_changes (pet_id, delta, quantity_after, source, at) VALUES (1, 1, 6, 'magic', 'x')",
+                [],
+            )
+            .is_err());
+        let indexes: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stock_changes' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(indexes, ["stock_changes_by_pet", "stock_changes_by_staff"]);
+    }
 }

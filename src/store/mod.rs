@@ -29,17 +29,22 @@ pub mod categories;
 mod claim;
 mod connection;
 pub mod events;
+pub mod export;
 mod idempotency;
+pub mod import;
 pub mod inventory;
 pub mod keys;
 mod maintenance;
 mod migrate;
 pub mod orders;
 pub mod pets;
+pub mod profile;
 mod readers;
+pub mod reports;
 mod sql;
 pub mod staff;
 mod startup;
+pub mod stocktakes;
 #[cfg(test)]
 mod tests;
 pub mod usage;
@@ -234,6 +239,31 @@ impl Store {
     /// Placing, completing and cancelling orders.
     pub fn orders(&self) -> orders::Orders<'_> {
         orders::Orders(self)
+    }
+
+    /// The shop's name, currency and time zone.
+    pub fn profile(&self) -> profile::Profile<'_> {
+        profile::Profile(self)
+    }
+
+    /// The daily report.
+    pub fn reports(&self) -> reports::Reports<'_> {
+        reports::Reports(self)
+    }
+
+    /// Counting the shelves.
+    pub fn stocktakes(&self) -> stocktakes::Stocktakes<'_> {
+        stocktakes::Stocktakes(self)
+    }
+
+    /// The CSV exports.
+    pub fn export(&self) -> export::Export<'_> {
+        export::Export(self)
+    }
+
+    /// The CSV import of pets.
+    pub fn import(&self) -> import::Import<'_> {
+        import::Import(self)
     }
 
     /// API keys (stored with a hash of their secret).

@@ -12,15 +12,22 @@ use crate::domain::order::{self, NewOrder, Order, OrderChange, OrderPatch};
 use crate::domain::query::{OrderQuery, Paged};
 use crate::domain::{time, DomainError, Precondition};
 
-const COLUMNS: &str = "id, pet_id, quantity, ship_date, complete";
+const COLUMNS: &str =
+    "id, pet_id, quantity, ship_date, complete, created_at, completed_at, unit_price";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
+    let quantity = row.get(2)?;
+    let unit_price = row.get(7)?;
     Ok(Order {
         id: row.get(0)?,
         pet_id: row.get(1)?,
-        quantity: row.get(2)?,
+        quantity,
         ship_date: row.get(3)?,
         complete: row.get(4)?,
+        placed_at: row.get(5)?,
+        completed_at: row.get(6)?,
+        unit_price,
+        total: Order::total_of(unit_price, quantity),
     })
 }
 
@@ -66,16 +73,28 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
     let pet = pets::get(tx, new.pet_id)?.ok_or(DomainError::UnknownPet(new.pet_id))?;
     let item = inventory::require(tx, pet.id)?;
     order::place(pet.id, pet.status, item.quantity, new.quantity)?;
+    let placed_at = time::now();
     tx.prepare_cached(
-        "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at) VALUES (?1, ?2, ?3, 0, ?4)",
+        "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at, unit_price)
+         VALUES (?1, ?2, ?3, 0, ?4, ?5)",
     )?
-    .execute(params![pet.id, new.quantity, new.ship_date, time::now()])?;
+    .execute(params![
+        pet.id,
+        new.quantity,
+        new.ship_date,
+        placed_at,
+        pet.price
+    ])?;
     let order = Order {
         id: tx.last_insert_rowid(),
         pet_id: pet.id,
         quantity: new.quantity,
         ship_date: new.ship_date,
         complete: false,
+        placed_at,
+        completed_at: None,
+        unit_price: pet.price,
+        total: Order::total_of(pet.price, new.quantity),
     };
     let Some(after) = inventory::move_count(tx, pet.id, -new.quantity)? else {
         // Someone else took the units since they were counted: refuse with today's count.
@@ -102,10 +121,11 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
             key_name,
         },
     )?;
-    tx.emit(
-        "inventory.updated",
-        &InventoryItem::new(pet.id, after, status_after),
-    )?;
+    let item = InventoryItem {
+        reorder_point: inventory::get(tx, pet.id)?.and_then(|i| i.reorder_point),
+        ..InventoryItem::new(pet.id, after, status_after)
+    };
+    inventory::announce_moved(tx, &item, -new.quantity)?;
     Ok(order)
 }
 
@@ -113,7 +133,8 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
 fn update(tx: &mut Tx<'_>, id: i64, patch: OrderPatch, pre: &Precondition) -> Result<Order> {
     let current = require(tx, id)?;
     pre.check(&current)?;
-    match order::change(&current, &patch, &time::now())? {
+    let now = time::now();
+    match order::change(&current, &patch, &now)? {
         OrderChange::None => Ok(current),
         OrderChange::ShipDate(date) => {
             tx.prepare_cached("UPDATE orders SET ship_date = ?2 WHERE id = ?1")?
@@ -129,15 +150,17 @@ fn update(tx: &mut Tx<'_>, id: i64, patch: OrderPatch, pre: &Precondition) -> Re
             // Only an open order completes: a second completion racing this one changes nothing.
             let done = tx
                 .prepare_cached(
-                    "UPDATE orders SET complete = 1, ship_date = ?2 WHERE id = ?1 AND complete = 0",
+                    "UPDATE orders SET complete = 1, ship_date = ?2, completed_at = ?3
+                     WHERE id = ?1 AND complete = 0",
                 )?
-                .execute(params![id, ship_date])?;
+                .execute(params![id, ship_date, now])?;
             if done == 0 {
                 return Err(DomainError::OrderAlreadyComplete(id).into());
             }
             let updated = Order {
                 complete: true,
                 ship_date: Some(ship_date),
+                completed_at: Some(now),
                 ..current
             };
             tx.emit("order.completed", &updated)?;
@@ -168,6 +191,20 @@ fn cancel(tx: &mut Tx<'_>, id: i64, pre: &Precondition, key_name: Option<&str>) 
     if gone == 0 {
         return Err(DomainError::OrderAlreadyComplete(id).into());
     }
+    // Kept for the daily report, which counts a cancelled order on the day it was placed
+    // and the day it was cancelled.
+    tx.prepare_cached(
+        "INSERT INTO cancelled_orders (id, pet_id, quantity, unit_price, placed_at, cancelled_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        id,
+        current.pet_id,
+        current.quantity,
+        current.unit_price,
+        current.placed_at,
+        time::now()
+    ])?;
     tx.emit("order.cancelled", &current)?;
     if let Some(pet) = pets::get(tx, current.pet_id)? {
         let status = order::status_after_cancel(pet.status);

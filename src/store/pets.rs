@@ -4,12 +4,12 @@ use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::sql::{self, contains_pattern, starts_pattern, Filter};
-use super::{categories, Call, Result, Store, Tx};
+use super::{categories, on_unique, Call, Result, Store, Tx};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
-use crate::domain::{text, DomainError, Precondition};
+use crate::domain::{code, text, DomainError, Precondition};
 
-const COLUMNS: &str = "id, name, category_id, status";
+const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
     let status: Option<String> = row.get(3)?;
@@ -18,6 +18,9 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
         name: row.get(1)?,
         category_id: row.get(2)?,
         status: status.as_deref().and_then(PetStatus::parse),
+        sku: row.get(4)?,
+        barcode: row.get(5)?,
+        price: row.get(6)?,
     })
 }
 
@@ -62,6 +65,12 @@ fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
             );
         }
     }
+    if let Some(sku) = &query.sku {
+        filter.and("sku_fold = ?", [Value::Text(code::sku_fold(sku))]);
+    }
+    if let Some(barcode) = &query.barcode {
+        filter.and("barcode = ?", [Value::Text(barcode.clone())]);
+    }
     if !query.ids.is_empty() {
         filter.and_in(
             "id",
@@ -84,17 +93,25 @@ fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
 }
 
 /// Creates a pet and its stock record at 0.
-fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
+pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
     categories::require_for_pet(tx, new.category_id)?;
-    tx.prepare_cached(
-        "INSERT INTO pets (name, name_fold, category_id, status) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![
-        new.name,
-        text::fold(&new.name),
-        new.category_id,
-        new.status.map(PetStatus::as_str)
-    ])?;
+    codes_free(tx, None, new.sku.as_deref(), new.barcode.as_deref())?;
+    let inserted = tx
+        .prepare_cached(
+            "INSERT INTO pets (name, name_fold, category_id, status, sku, sku_fold, barcode, price)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?
+        .execute(params![
+            new.name,
+            text::fold(&new.name),
+            new.category_id,
+            new.status.map(PetStatus::as_str),
+            new.sku,
+            new.sku.as_deref().map(code::sku_fold),
+            new.barcode,
+            new.price
+        ]);
+    on_unique(inserted, || codes_clash(&new.sku, &new.barcode))?;
     let id = tx.last_insert_rowid();
     tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
         .execute([id])?;
@@ -103,13 +120,16 @@ fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
         name: new.name,
         category_id: new.category_id,
         status: new.status,
+        sku: new.sku,
+        barcode: new.barcode,
+        price: new.price,
     };
     tx.emit("pet.created", &pet)?;
     Ok(pet)
 }
 
 /// Replaces a pet's fields (`PUT`): a missing status clears it.
-fn replace(tx: &mut Tx<'_>, id: i64, new: NewPet, pre: &Precondition) -> Result<Pet> {
+pub(super) fn replace(tx: &mut Tx<'_>, id: i64, new: NewPet, pre: &Precondition) -> Result<Pet> {
     let current = require(tx, id)?;
     pre.check(&current)?;
     write(tx, current, new)
@@ -127,18 +147,107 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
     if new.category_id != current.category_id {
         categories::require_for_pet(tx, new.category_id)?;
     }
+    codes_free(
+        tx,
+        Some(current.id),
+        new.sku.as_deref(),
+        new.barcode.as_deref(),
+    )?;
     let pet = Pet {
         id: current.id,
         name: new.name,
         category_id: new.category_id,
         status: new.status,
+        sku: new.sku,
+        barcode: new.barcode,
+        price: new.price,
     };
     if pet != current {
-        tx.prepare_cached("UPDATE pets SET name = ?2, name_fold = ?3, category_id = ?4, status = ?5 WHERE id = ?1")?
-            .execute(params![pet.id, pet.name, text::fold(&pet.name), pet.category_id, pet.status.map(PetStatus::as_str)])?;
+        let updated = tx
+            .prepare_cached(
+                "UPDATE pets SET name = ?2, name_fold = ?3, category_id = ?4, status = ?5,
+                 sku = ?6, sku_fold = ?7, barcode = ?8, price = ?9 WHERE id = ?1",
+            )?
+            .execute(params![
+                pet.id,
+                pet.name,
+                text::fold(&pet.name),
+                pet.category_id,
+                pet.status.map(PetStatus::as_str),
+                pet.sku,
+                pet.sku.as_deref().map(code::sku_fold),
+                pet.barcode,
+                pet.price
+            ]);
+        on_unique(updated, || codes_clash(&pet.sku, &pet.barcode))?;
         tx.emit("pet.updated", &pet)?;
     }
     Ok(pet)
+}
+
+/// The pet (other than `except`) that has this SKU (case-insensitively), if any.
+pub(super) fn with_sku(conn: &Connection, sku: &str, except: Option<i64>) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM pets WHERE sku_fold = ?1 AND id IS NOT ?2")?
+        .query_row(params![code::sku_fold(sku), except], |row| row.get(0))
+        .optional()?)
+}
+
+/// The pet (other than `except`) that has this barcode, if any.
+pub(super) fn with_barcode(
+    conn: &Connection,
+    barcode: &str,
+    except: Option<i64>,
+) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM pets WHERE barcode = ?1 AND id IS NOT ?2")?
+        .query_row(params![barcode, except], |row| row.get(0))
+        .optional()?)
+}
+
+/// `duplicate_code` when another pet already has this SKU or barcode.
+fn codes_free(
+    conn: &Connection,
+    except: Option<i64>,
+    sku: Option<&str>,
+    barcode: Option<&str>,
+) -> Result<()> {
+    if let Some(sku) = sku {
+        if let Some(pet_id) = with_sku(conn, sku, except)? {
+            return Err(DomainError::DuplicateCode {
+                field: "sku",
+                value: sku.to_owned(),
+                pet_id: Some(pet_id),
+            }
+            .into());
+        }
+    }
+    if let Some(barcode) = barcode {
+        if let Some(pet_id) = with_barcode(conn, barcode, except)? {
+            return Err(DomainError::DuplicateCode {
+                field: "barcode",
+                value: barcode.to_owned(),
+                pet_id: Some(pet_id),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// The error of a write that met another pet's code at the same moment (the unique indexes
+/// are the last word; [`codes_free`] names the pet first in every other case).
+fn codes_clash(sku: &Option<String>, barcode: &Option<String>) -> DomainError {
+    let (field, value) = match (sku, barcode) {
+        (Some(sku), _) => ("sku", sku.clone()),
+        (None, Some(barcode)) => ("barcode", barcode.clone()),
+        (None, None) => ("sku", String::new()),
+    };
+    DomainError::DuplicateCode {
+        field,
+        value,
+        pet_id: None,
+    }
 }
 
 /// Sets a pet's status as a consequence of an order (rules 2–4), announcing the change.

@@ -38,6 +38,9 @@ fn pet_with_stock(store: &Store, name: &str, stock: i64) -> i64 {
             name: name.into(),
             category_id: category.id,
             status: Some(PetStatus::Available),
+            sku: None,
+            barcode: None,
+            price: None,
         })
         .wait()
         .unwrap();

@@ -5,6 +5,7 @@ mod support;
 
 mod admin_keys;
 mod categories;
+mod codes;
 mod concurrency;
 mod deprecation;
 mod durability;
@@ -20,6 +21,9 @@ mod orders;
 mod paging;
 mod pets;
 mod rate_limits;
+mod reports;
 mod roles;
 mod smoke;
 mod staff;
+mod stocktakes;
+mod transfer;

@@ -39,9 +39,14 @@ async fn placing_an_order_answers_201_with_location_etag_and_an_open_order() {
     let order = body(res).await;
     let id = order["id"].as_i64().unwrap();
     assert_eq!(location, format!("/store/orders/{id}"));
+    let placed_at = order["placedAt"].as_str().expect("placedAt").to_owned();
+    assert!(
+        placed_at.ends_with('Z') && placed_at.len() == 20,
+        "{placed_at}"
+    );
     assert_eq!(
         order,
-        json!({ "id": id, "petId": rex, "quantity": 2, "complete": false })
+        json!({ "id": id, "petId": rex, "quantity": 2, "complete": false, "placedAt": placed_at })
     );
     let res = app.get(&location).await;
     assert_eq!(res.status(), 200);
@@ -373,9 +378,12 @@ async fn a_ship_date_sent_with_completion_is_used() {
         )
         .await;
     assert_eq!(res.status(), 200);
+    let done = body(res).await;
+    assert!(done["completedAt"].is_string(), "{done}");
     assert_eq!(
-        body(res).await,
-        json!({ "id": order["id"], "petId": rex, "quantity": 1, "shipDate": "2031-07-08T09:10:11Z", "complete": true })
+        done,
+        json!({ "id": order["id"], "petId": rex, "quantity": 1, "shipDate": "2031-07-08T09:10:11Z",
+                "complete": true, "placedAt": order["placedAt"], "completedAt": done["completedAt"] })
     );
 }
 

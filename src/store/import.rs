@@ -1,0 +1,281 @@
+//! Applying a CSV import of pets in one transaction: every row is matched (by `id`, else
+//! `sku`, else `barcode`; otherwise it is a new pet) and checked against the store and the
+//! other rows first; only when no row has an error is anything written. A dry run stops
+//! after the checks. Stock set by an import is an `import` history entry.
+
+use std::collections::HashMap;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::inventory::{self, Cause};
+use super::{categories, pets, Call, Result, Store, StoreError, Tx};
+use crate::domain::category::NewCategory;
+use crate::domain::import::{LineError, Row, Summary, ERRORS_MAX};
+use crate::domain::inventory::{InventoryItem, Source};
+use crate::domain::pet::{NewPet, Pet};
+use crate::domain::{code, text, Precondition};
+
+/// What one row does.
+enum Plan {
+    Create,
+    Update {
+        pet: Pet,
+        quantity: i64,
+        reorder_point: Option<i64>,
+    },
+    Unchanged,
+}
+
+/// Imports `rows` (already checked one by one), or only checks them when `dry_run`.
+fn import(
+    tx: &mut Tx<'_>,
+    rows: Vec<Row>,
+    dry_run: bool,
+    key_name: Option<&str>,
+) -> Result<Summary> {
+    let mut summary = Summary::default();
+    let mut plans = Vec::with_capacity(rows.len());
+    let mut category_ids: HashMap<String, Option<i64>> = HashMap::new();
+    // Which line claimed each pet, SKU and barcode, so two rows cannot claim the same one.
+    let mut pets_claimed: HashMap<i64, u64> = HashMap::new();
+    let mut skus_claimed: HashMap<String, u64> = HashMap::new();
+    let mut barcodes_claimed: HashMap<String, u64> = HashMap::new();
+    for row in &rows {
+        if summary.errors.len() >= ERRORS_MAX {
+            break;
+        }
+        let mut errors = Vec::new();
+        let target = match_pet(tx, row, &mut errors)?;
+        if let Some(pet) = &target {
+            if let Some(first) = pets_claimed.insert(pet.id, row.line) {
+                errors.push(LineError::new(
+                    row.line,
+                    matched_by(row),
+                    format!("matches pet {}, as line {first} does", pet.id),
+                ));
+            }
+        }
+        let target_id = target.as_ref().map(|p| p.id);
+        if let Some(sku) = &row.sku {
+            if let Some(owner) = pets::with_sku(tx, sku, target_id)? {
+                errors.push(LineError::new(
+                    row.line,
+                    "sku",
+                    format!("{sku:?} is already used by pet {owner}"),
+                ));
+            } else if let Some(first) = skus_claimed.insert(code::sku_fold(sku), row.line) {
+                errors.push(LineError::new(
+                    row.line,
+                    "sku",
+                    format!("{sku:?} is also on line {first}"),
+                ));
+            }
+        }
+        if let Some(barcode) = &row.barcode {
+            if let Some(owner) = pets::with_barcode(tx, barcode, target_id)? {
+                errors.push(LineError::new(
+                    row.line,
+                    "barcode",
+                    format!("{barcode} is already used by pet {owner}"),
+                ));
+            } else if let Some(first) = barcodes_claimed.insert(barcode.clone(), row.line) {
+                errors.push(LineError::new(
+                    row.line,
+                    "barcode",
+                    format!("{barcode} is also on line {first}"),
+                ));
+            }
+        }
+        let fold = text::fold(&row.category);
+        let category_id = match category_ids.get(&fold) {
+            Some(id) => *id,
+            None => {
+                let id = category_by_name(tx, &fold)?;
+                category_ids.insert(fold, id);
+                id
+            }
+        };
+        if !errors.is_empty() {
+            summary.errors.append(&mut errors);
+            continue;
+        }
+        let plan = match target {
+            None => {
+                summary.created += 1;
+                Plan::Create
+            }
+            Some(pet) => {
+                let item = inventory::require(tx, pet.id)?;
+                let new = new_pet(row, category_id.unwrap_or(0));
+                let quantity = row.quantity.unwrap_or(item.quantity);
+                let same = category_id == Some(pet.category_id)
+                    && same_pet(&pet, &new)
+                    && quantity == item.quantity
+                    && row.reorder_point == item.reorder_point;
+                if same {
+                    summary.unchanged += 1;
+                    Plan::Unchanged
+                } else {
+                    summary.updated += 1;
+                    Plan::Update {
+                        pet,
+                        quantity,
+                        reorder_point: row.reorder_point,
+                    }
+                }
+            }
+        };
+        plans.push(plan);
+    }
+    summary.errors.truncate(ERRORS_MAX);
+    if dry_run || !summary.errors.is_empty() {
+        return Ok(summary);
+    }
+    for (row, plan) in rows.iter().zip(plans) {
+        if matches!(plan, Plan::Unchanged) {
+            continue;
+        }
+        let category_id = category_for(tx, row, &mut category_ids)?;
+        let new = new_pet(row, category_id);
+        let cause = || Cause {
+            source: Source::Import,
+            reason: None,
+            order_id: None,
+            key_name,
+        };
+        match plan {
+            Plan::Create => {
+                let pet = pets::create(tx, new)?;
+                let item = inventory::require(tx, pet.id)?;
+                let item = match row.quantity.filter(|q| *q > 0) {
+                    Some(quantity) => moved(inventory::shift(tx, pet.id, quantity, cause())?)?,
+                    None => item,
+                };
+                if row.reorder_point.is_some() {
+                    inventory::set_reorder_point(tx, &item, row.reorder_point)?;
+                }
+            }
+            Plan::Update {
+                pet,
+                quantity,
+                reorder_point,
+            } => {
+                pets::replace(tx, pet.id, new, &Precondition::None)?;
+                let item = inventory::require(tx, pet.id)?;
+                let item = if quantity != item.quantity {
+                    moved(inventory::shift(
+                        tx,
+                        pet.id,
+                        quantity - item.quantity,
+                        cause(),
+                    )?)?
+                } else {
+                    item
+                };
+                inventory::set_reorder_point(tx, &item, reorder_point)?;
+            }
+            Plan::Unchanged => {}
+        }
+    }
+    Ok(summary)
+}
+
+/// The item after a move the plan checked to be in bounds.
+fn moved(item: Option<InventoryItem>) -> Result<InventoryItem> {
+    item.ok_or_else(|| StoreError::Internal("an imported stock count did not move".into()))
+}
+
+/// The field a row was matched by, for its errors.
+fn matched_by(row: &Row) -> &'static str {
+    if row.id.is_some() {
+        "id"
+    } else if row.sku.is_some() {
+        "sku"
+    } else {
+        "barcode"
+    }
+}
+
+/// The pet a row is about: by `id` (which must exist), else `sku`, else `barcode`.
+fn match_pet(conn: &Connection, row: &Row, errors: &mut Vec<LineError>) -> Result<Option<Pet>> {
+    if let Some(id) = row.id {
+        let pet = pets::get(conn, id)?;
+        if pet.is_none() {
+            errors.push(LineError::new(
+                row.line,
+                "id",
+                format!("no pet has the id {id}"),
+            ));
+        }
+        return Ok(pet);
+    }
+    if let Some(sku) = row.sku.as_deref() {
+        if let Some(id) = pets::with_sku(conn, sku, None)? {
+            return pets::get(conn, id);
+        }
+    }
+    if let Some(barcode) = row.barcode.as_deref() {
+        if let Some(id) = pets::with_barcode(conn, barcode, None)? {
+            return pets::get(conn, id);
+        }
+    }
+    Ok(None)
+}
+
+fn category_by_name(conn: &Connection, fold: &str) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM categories WHERE name_fold = ?1")?
+        .query_row(params![fold], |row| row.get(0))
+        .optional()?)
+}
+
+/// The row's category id, creating the category when the store has none of that name.
+fn category_for(
+    tx: &mut Tx<'_>,
+    row: &Row,
+    known: &mut HashMap<String, Option<i64>>,
+) -> Result<i64> {
+    let fold = text::fold(&row.category);
+    if let Some(Some(id)) = known.get(&fold) {
+        return Ok(*id);
+    }
+    let category = categories::create(
+        tx,
+        NewCategory {
+            name: row.category.clone(),
+            description: None,
+        },
+    )?;
+    known.insert(fold, Some(category.id));
+    Ok(category.id)
+}
+
+fn new_pet(row: &Row, category_id: i64) -> NewPet {
+    NewPet {
+        name: row.name.clone(),
+        category_id,
+        status: row.status,
+        sku: row.sku.clone(),
+        barcode: row.barcode.clone(),
+        price: row.price,
+    }
+}
+
+fn same_pet(pet: &Pet, new: &NewPet) -> bool {
+    pet.name == new.name
+        && pet.status == new.status
+        && pet.sku == new.sku
+        && pet.barcode == new.barcode
+        && pet.price == new.price
+}
+
+/// The CSV import of pets: `store.import()`.
+pub struct Import<'s>(pub(super) &'s Store);
+
+impl<'s> Import<'s> {
+    /// Imports checked rows, all or nothing, made `by` the named key; with `dry_run` (or
+    /// any error) nothing is written.
+    pub fn pets(&self, rows: Vec<Row>, dry_run: bool, by: Option<String>) -> Call<'s, Summary> {
+        Call::write(self.0, move |tx| import(tx, rows, dry_run, by.as_deref()))
+    }
+}

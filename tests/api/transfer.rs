@@ -1,0 +1,404 @@
+//! CSV out and in: the pets and stock history exports, and the all-or-nothing import with
+//! its dry run, matching by id, sku or barcode, and errors by line and field.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::support::{assert_error, body, header, TestApp};
+
+const HEADER: &str = "id,sku,barcode,name,category,status,price,quantity,reorderPoint";
+
+async fn import(app: &TestApp, csv: &str, dry_run: bool) -> reqwest::Response {
+    let path = if dry_run {
+        "/store/import/pets?dryRun=true"
+    } else {
+        "/store/import/pets"
+    };
+    app.send_raw(Method::POST, path, Some("text/csv"), csv.to_owned())
+        .await
+}
+
+async fn export(app: &TestApp) -> String {
+    let res = app.get("/store/export/pets.csv").await;
+    assert_eq!(res.status(), 200);
+    assert!(header(&res, "content-type").starts_with("text/csv"));
+    assert_eq!(header(&res, "x-stability"), "beta");
+    res.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_pets_export_is_rfc_4180_with_quoting_and_empty_cells() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Fish, cold water").await;
+    let res = app
+        .post("/pets", json!({ "name": "Goldie \"the great\"", "categoryId": cat, "status": "available", "sku": "F-1", "barcode": "4006381333931", "price": 450 }))
+        .await;
+    let goldie = body(res).await["id"].as_i64().unwrap();
+    app.send_json(
+        Method::PUT,
+        &format!("/store/inventory/{goldie}"),
+        json!({ "quantity": 30 }),
+    )
+    .await;
+    app.send_json(
+        Method::PATCH,
+        &format!("/store/inventory/{goldie}"),
+        json!({ "reorderPoint": 10 }),
+    )
+    .await;
+    let plain = body(
+        app.post("/pets", json!({ "name": "Nemo", "categoryId": cat }))
+            .await,
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+
+    assert_eq!(
+        export(&app).await,
+        format!(
+            "{HEADER}\r\n\
+             {goldie},F-1,4006381333931,\"Goldie \"\"the great\"\"\",\"Fish, cold water\",available,450,30,10\r\n\
+             {plain},,,Nemo,\"Fish, cold water\",,,0,\r\n"
+        )
+    );
+}
+
+#[tokio::test]
+async fn an_import_creates_updates_and_counts_what_it_leaves_unchanged() {
+    let app = TestApp::spawn().await;
+    let fish = app.category("Fish").await;
+    let kept = body(
+        app.post(
+            "/pets",
+            json!({ "name": "Koi", "categoryId": fish, "sku": "KOI" }),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let by_barcode = body(
+        app.post(
+            "/pets",
+            json!({ "name": "Guppy", "categoryId": fish, "barcode": "96385074" }),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let csv = format!(
+        "name,category,sku,barcode,price,quantity,reorderPoint,status,id\n\
+         Koi,Fish,KOI,,,,,,{kept}\n\
+         Guppy (blue),Fish,,96385074,199,40,10,available,\n\
+         \"Rex, the dog\",Dogs,DOG-1,,12000,2,,available,\n"
+    );
+    let res = import(&app, &csv, false).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        body(res).await,
+        json!({ "created": 1, "updated": 1, "unchanged": 1, "errors": [] })
+    );
+
+    let guppy = app.get_json(&format!("/pets?ids={by_barcode}")).await;
+    assert_eq!(guppy[0]["name"], "Guppy (blue)");
+    assert_eq!(guppy[0]["price"], 199);
+    let item = app
+        .get_json(&format!("/store/inventory/{by_barcode}"))
+        .await;
+    assert_eq!(
+        (item["quantity"].clone(), item["reorderPoint"].clone()),
+        (json!(40), json!(10))
+    );
+    let history = app
+        .get_json(&format!("/store/inventory/{by_barcode}/adjustments"))
+        .await;
+    assert_eq!(history[0]["source"], "import");
+    assert_eq!(history[0]["delta"], 40);
+
+    // The new pet, in a category the import created.
+    let rex = app.get_json("/pets?sku=DOG-1").await;
+    assert_eq!(rex[0]["name"], "Rex, the dog");
+    let dogs = app.get_json("/categories?q=Dogs").await;
+    assert_eq!(rex[0]["categoryId"], dogs[0]["id"]);
+    assert_eq!(
+        app.get_json(&format!("/store/inventory/{}", rex[0]["id"]))
+            .await["quantity"],
+        2
+    );
+
+    // The export imports back as it is: everything unchanged.
+    let again = export(&app).await;
+    let res = import(&app, &again, false).await;
+    assert_eq!(
+        body(res).await,
+        json!({ "created": 0, "updated": 0, "unchanged": 3, "errors": [] })
+    );
+}
+
+#[tokio::test]
+async fn a_dry_run_counts_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let before = export(&app).await;
+    let res = import(
+        &app,
+        "name,category,quantity\nNemo,Fish,3\nDory,Fish,1\n",
+        true,
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        body(res).await,
+        json!({ "created": 2, "updated": 0, "unchanged": 0, "errors": [] })
+    );
+    assert_eq!(export(&app).await, before);
+    assert_eq!(app.get_json("/categories").await, json!([]));
+}
+
+#[tokio::test]
+async fn one_bad_row_rolls_the_whole_import_back_with_errors_by_line_and_field() {
+    let app = TestApp::spawn().await;
+    let fish = app.category("Fish").await;
+    let koi = body(
+        app.post(
+            "/pets",
+            json!({ "name": "Koi", "categoryId": fish, "sku": "KOI" }),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let before = export(&app).await;
+    let csv = "name,category,sku,barcode,price,quantity\n\
+               Nemo,Fish,NEMO,,100,3\n\
+               Koi,Fish,KOI,,250,9\n\
+               \"Dory\nthe blue\",Fish,,4006381333932,,\n\
+               Bubbles,Fish,NEMO,,-5,\n\
+               Bubbles 2,Fish,nemo,,,\n";
+    for dry_run in [false, true] {
+        let res = import(&app, csv, dry_run).await;
+        assert_eq!(res.status(), 422);
+        let failure = body(res).await;
+        assert_eq!(failure["code"], "validation_failed");
+        assert_eq!(failure["status"], 422);
+        assert!(failure["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing was imported"));
+        let errors: Vec<(i64, String)> = failure["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["line"].as_i64().unwrap(),
+                    e["field"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        // Line 4 holds a quoted name over two lines (which a name may not have), so Bubbles
+        // is on line 6; Bubbles 2 takes the SKU line 2 has.
+        let expected =
+            [(4, "barcode"), (4, "name"), (6, "price"), (7, "sku")].map(|(l, f)| (l, f.to_owned()));
+        assert_eq!(errors, expected, "{failure}");
+    }
+    assert_eq!(export(&app).await, before, "nothing was changed");
+    assert_eq!(
+        app.get_json(&format!("/store/inventory/{koi}")).await["quantity"],
+        0
+    );
+}
+
+#[tokio::test]
+async fn rows_are_matched_by_id_then_sku_then_barcode() {
+    let app = TestApp::spawn().await;
+    let fish = app.category("Fish").await;
+    let a = body(
+        app.post(
+            "/pets",
+            json!({ "name": "A", "categoryId": fish, "sku": "A-1", "barcode": "96385074" }),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    let b = body(
+        app.post(
+            "/pets",
+            json!({ "name": "B", "categoryId": fish, "sku": "B-1" }),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
+    // By id: the row renames pet A and gives it a new sku.
+    let res = import(
+        &app,
+        &format!("id,name,category,sku,barcode\n{a},A2,Fish,A-2,96385074\n"),
+        false,
+    )
+    .await;
+    assert_eq!(body(res).await["updated"], 1);
+    // By sku (any case), then by barcode.
+    let res = import(
+        &app,
+        "name,category,sku,barcode\nB2,Fish,b-1,\nA3,Fish,,96385074\n",
+        false,
+    )
+    .await;
+    assert_eq!(
+        body(res).await,
+        json!({ "created": 0, "updated": 2, "unchanged": 0, "errors": [] })
+    );
+    let names = app.get_json(&format!("/pets?ids={a},{b}")).await;
+    assert_eq!(
+        (names[0]["name"].clone(), names[1]["name"].clone()),
+        (json!("A3"), json!("B2"))
+    );
+
+    // An unknown id, two rows for one pet, and a code another pet holds are errors (line 4
+    // is pet B, matched by its sku).
+    let csv = format!(
+        "id,name,category,sku\n999999,X,Fish,\n{a},A,Fish,\n,A again,Fish,b-1\n{a},A,Fish,B-1\n"
+    );
+    let failure = body(import(&app, &csv, false).await).await;
+    let errors: Vec<(i64, &str)> = failure["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["line"].as_i64().unwrap(), e["field"].as_str().unwrap()))
+        .collect();
+    assert_eq!(errors, [(2, "id"), (5, "id"), (5, "sku")], "{failure}");
+}
+
+#[tokio::test]
+async fn the_header_must_name_known_columns_including_name_and_category() {
+    let app = TestApp::spawn().await;
+    let failure = body(import(&app, "name,colour\nRex,brown\n", true).await).await;
+    assert_eq!(
+        failure["errors"],
+        json!([
+            { "line": 1, "field": "colour", "message": failure["errors"][0]["message"] },
+            { "line": 1, "field": "category", "message": "is a required column" }
+        ])
+    );
+    let res = import(&app, "", false).await;
+    assert_eq!(
+        body(res).await,
+        json!({ "created": 0, "updated": 0, "unchanged": 0, "errors": [] })
+    );
+}
+
+#[tokio::test]
+async fn the_import_takes_only_csv_up_to_5_mib_and_needs_the_staff_role() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .send_raw(
+            Method::POST,
+            "/store/import/pets",
+            Some("application/json"),
+            "{}",
+        )
+        .await;
+    assert_error(res, 415, "unsupported_media_type").await;
+    let mut big = String::from("name,category\n");
+    while big.len() <= 5 * 1024 * 1024 {
+        big.push_str("A goldfish with a rather long name to fill the file,Fish\n");
+    }
+    let res = import(&app, &big, true).await;
+    assert_error(res, 413, "payload_too_large").await;
+    // Just under the limit is read whole (and is one big dry run).
+    let mut fits = String::from("name,category\n");
+    let row = "Goldfish,Fish\n";
+    while fits.len() + row.len() <= 5 * 1024 * 1024 {
+        fits.push_str(row);
+    }
+    let res = import(&app, &fits, true).await;
+    assert_eq!(res.status(), 200);
+    assert!(body(res).await["created"].as_u64().unwrap() > 300_000);
+    let pos = app.key("pos", "business").await;
+    let res = app
+        .request_as(&pos, Method::POST, "/store/import/pets")
+        .header("content-type", "text/csv")
+        .body("name,category\nRex,Dogs\n")
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 403, "forbidden").await;
+}
+
+#[tokio::test]
+async fn the_stock_history_exports_as_csv_by_local_day() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Fish").await;
+    let pet = app.pet_with_stock("Goldie", cat, 5).await;
+    app.send_json(
+        Method::POST,
+        &format!("/store/inventory/{pet}/adjustments"),
+        json!({ "delta": -1, "reason": "died, sadly" }),
+    )
+    .await;
+    let res = app.get("/store/export/stock-changes.csv").await;
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(
+        lines[0],
+        "id,petId,delta,quantityAfter,reason,source,orderId,keyName,at"
+    );
+    assert!(
+        lines[1].starts_with(&format!("1,{pet},5,5,,set,,admin,")),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with(&format!("2,{pet},-1,4,\"died, sadly\",adjustment,,admin,")),
+        "{text}"
+    );
+    assert_eq!(lines.len(), 4);
+
+    let res = app
+        .get("/store/export/stock-changes.csv?from=2000-01-01&to=2000-01-02")
+        .await;
+    assert_eq!(
+        res.text().await.unwrap(),
+        "id,petId,delta,quantityAfter,reason,source,orderId,keyName,at\r\n"
+    );
+    assert_error(
+        app.get("/store/export/stock-changes.csv?from=2000-13-01")
+            .await,
+        400,
+        "bad_request",
+    )
+    .await;
+    assert_error(
+        app.get("/store/export/pets.csv?x=1").await,
+        400,
+        "bad_request",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_single_bad_row_among_good_ones_leaves_the_store_as_it_was() {
+    let app = TestApp::spawn().await;
+    let before = export(&app).await;
+    let csv =
+        "name,category,quantity\nNemo,Fish,3\nDory,Fish,1\nBruce,Sharks,lots\nMarlin,Fish,2\n";
+    let res = import(&app, csv, false).await;
+    assert_eq!(res.status(), 422);
+    let failure = body(res).await;
+    assert_eq!(failure["errors"].as_array().unwrap().len(), 1, "{failure}");
+    assert_eq!(
+        (
+            failure["errors"][0]["line"].clone(),
+            failure["errors"][0]["field"].clone()
+        ),
+        (json!(4), json!("quantity"))
+    );
+    assert_eq!(export(&app).await, before);
+    assert_eq!(app.get_json("/categories").await, json!([]));
+}
