@@ -587,12 +587,17 @@ PATHS = {
             "Every change as it commits, as Server-Sent Events. Each message has an increasing "
             "`id:`, an `event:` (`pet.created`, `pet.updated`, `pet.deleted`, `category.created`, "
             "`category.updated`, `category.deleted`, `order.created`, `order.completed`, "
-            "`order.cancelled`, `inventory.updated`) and `data:` holding "
-            '`{"type", "at", "data"}` with the record as it now is (since 1.1, a change made '
-            "with a staff member's session also carries `keyName` and `staffId` naming the "
-            "member). After a dropped "
-            "connection, reconnect with `Last-Event-ID` to get what was missed. The stream has no "
-            "request timeout. Role: readonly.",
+            "`order.updated` (its ship date changed), `order.cancelled`, `inventory.updated`) "
+            'and `data:` holding `{"type", "at", "data"}` with the record as it now is (since '
+            "1.1, a change made with a staff member's session also carries `keyName` and "
+            "`staffId` naming the member). After a dropped "
+            "connection, reconnect with `Last-Event-ID` to get what was missed. A "
+            "`Last-Event-ID` beyond the newest event, or older than the history kept, is "
+            'answered with one `event: reset` (`data: {"type": "reset", "lastEventId": N}`): '
+            "refetch what you show, then carry on from it. The stream has no request timeout; "
+            "it ends when the key is revoked or its role changes. Places are shared: one key "
+            "holds at most 16 streams and one address 32; with no place left the answer is 503 "
+            "with `Retry-After`. Role: readonly.",
             responses(
                 {
                     "200": success(
@@ -619,7 +624,9 @@ PATHS = {
             "operationId": "health",
             "summary": "Health check",
             "description": (
-                "Answers 200 while the server runs. Needs no key and is not rate " "limited."
+                "Answers 200 while the server runs. Needs no key and is not rate limited by "
+                "plan; like the docs and the UI files it has a generous per-address limit (429 "
+                "with `Retry-After` past it) that this machine is exempt from."
             ),
             "security": [],
             "responses": {

@@ -5,54 +5,77 @@
 //! the database, then the live feed. Writers never wait for subscribers: the broadcast
 //! channel drops what a slow subscriber has not taken, and that subscriber catches up from
 //! the database. A comment line every [`HEARTBEAT`] keeps proxies and clients sure the
-//! stream is alive. Connections are bounded by [`MAX_SUBSCRIBERS`].
+//! stream is alive.
+//!
+//! Places are shared fairly ([`crate::limits::StreamPlaces`]): a share per key and per client
+//! network, a few kept for the desktop window, and 503 with `Retry-After` when there is no
+//! place. A stream ends within [`KEY_CHECK`] (plus the keyring's reload) once its key is
+//! revoked or its role changed. A `Last-Event-ID` beyond the newest event, or older than the
+//! history kept, is answered with a `reset` event: the client must refetch what it shows.
+//! A stream its client does not read is closed by the connection's write timeout.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::sync::{Arc, OnceLock};
+use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::{broadcast, watch, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{broadcast, watch};
 
-use super::error::{ApiError, Result};
+use super::error::ApiError;
 use super::extract::{Auth, Readonly};
 use super::query::{NoParams, Query};
 use super::state::AppState;
+use crate::app::App;
+use crate::auth::Caller;
 use crate::domain::event::Event;
+use crate::limits::{Place, Refusal, PER_CLIENT, PER_KEY};
 use crate::store::Store;
 
 /// How often an idle stream sends a heartbeat comment.
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
-/// Most open streams at once; more get 503.
-pub const MAX_SUBSCRIBERS: usize = 64;
+/// How often a stream checks that its key still holds.
+pub const KEY_CHECK: Duration = Duration::from_millis(500);
 /// Most missed events read from the database at a time.
 const CATCH_UP_BATCH: i64 = 500;
-
-fn permits() -> Arc<Semaphore> {
-    static PERMITS: OnceLock<Arc<Semaphore>> = OnceLock::new();
-    PERMITS
-        .get_or_init(|| Arc::new(Semaphore::new(MAX_SUBSCRIBERS)))
-        .clone()
-}
+/// Seconds a client refused a place is told to wait.
+const RETRY_FULL_SECS: u64 = 10;
 
 pub async fn stream(
-    _: Auth<Readonly>,
+    auth: Auth<Readonly>,
     State(s): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     _: Query<NoParams>,
-) -> Result<Response> {
-    let permit = permits().try_acquire_owned().map_err(|_| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
-            format!("too many open event streams (at most {MAX_SUBSCRIBERS}); try again later"),
-        )
-    })?;
+) -> std::result::Result<Response, RetryLater> {
+    let caller = auth.caller;
+    let desktop = caller.is_session() && peer.ip().to_canonical().is_loopback();
+    let place = s
+        .app
+        .stream_places()
+        .take(caller.key_id, peer.ip(), desktop)
+        .map_err(|refusal| {
+            let why = match refusal {
+                Refusal::Full => "every event stream place is taken".to_owned(),
+                Refusal::KeyShare => format!("this key already has {PER_KEY} event streams open"),
+                Refusal::ClientShare => {
+                    format!("this address already has {PER_CLIENT} event streams open")
+                }
+            };
+            RetryLater(
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    format!("{why}; try again in {RETRY_FULL_SECS} seconds"),
+                ),
+                RETRY_FULL_SECS,
+            )
+        })?;
     let resume_from = match headers.get("last-event-id") {
         None => None,
         Some(value) => Some(
@@ -68,20 +91,28 @@ pub async fn stream(
     };
     // Subscribe before reading the database, so nothing committed in between is lost.
     let live = s.app.store().subscribe();
+    let (oldest, newest) = s.app.store().events().bounds().await?;
+    // Resuming past the newest event (another store, or one restored from a backup) or
+    // from before the kept history (events pruned since) cannot be done: say so.
+    let reset = resume_from.is_some_and(|id| id > newest || (oldest > 0 && id < oldest - 1));
     let last_id = match resume_from {
-        Some(id) => id,
-        None => s.app.store().events().last_id().await?,
+        Some(id) if !reset => id,
+        _ => newest,
     };
     let feed = Feed {
         store: s.app.store().clone(),
         live,
         backlog: VecDeque::new(),
         last_id,
-        caught_up: resume_from.is_none(),
+        caught_up: resume_from.is_none() || reset,
         shutdown: s.shutdown.clone(),
         heartbeat: tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT),
+        key_check: tokio::time::interval(KEY_CHECK),
+        app: s.app.clone(),
+        caller,
         greeted: false,
-        _permit: permit,
+        reset,
+        _place: place,
     };
     let body = Body::from_stream(futures_util::stream::unfold(feed, Feed::next));
     let mut response = body.into_response();
@@ -103,8 +134,38 @@ struct Feed {
     caught_up: bool,
     shutdown: watch::Receiver<bool>,
     heartbeat: tokio::time::Interval,
+    key_check: tokio::time::Interval,
+    app: App,
+    caller: Arc<Caller>,
     greeted: bool,
-    _permit: OwnedSemaphorePermit,
+    /// Whether the client must be told to refetch (its `Last-Event-ID` cannot be resumed).
+    reset: bool,
+    _place: Place,
+}
+
+/// A 503 with its own `Retry-After`.
+pub struct RetryLater(ApiError, u64);
+
+impl IntoResponse for RetryLater {
+    fn into_response(self) -> Response {
+        let mut response = self.0.into_response();
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(self.1));
+        response
+    }
+}
+
+impl From<ApiError> for RetryLater {
+    fn from(err: ApiError) -> Self {
+        Self(err, super::error::RETRY_UNAVAILABLE_SECS)
+    }
+}
+
+impl From<crate::store::StoreError> for RetryLater {
+    fn from(err: crate::store::StoreError) -> Self {
+        ApiError::from(err).into()
+    }
 }
 
 type Chunk = std::result::Result<Bytes, Infallible>;
@@ -118,8 +179,16 @@ impl Feed {
                 self,
             ));
         }
+        if self.reset {
+            self.reset = false;
+            let chunk = format!(
+                "id: {0}\nevent: reset\ndata: {{\"type\":\"reset\",\"lastEventId\":{0}}}\n\n",
+                self.last_id
+            );
+            return Some((Ok(Bytes::from(chunk)), self));
+        }
         loop {
-            if *self.shutdown.borrow() {
+            if *self.shutdown.borrow() || !self.app.keyring().still_holds(&self.caller) {
                 return None;
             }
             if let Some(event) = self.backlog.pop_front() {
@@ -143,6 +212,11 @@ impl Feed {
                 }
                 _ = self.heartbeat.tick() => {
                     return Some((Ok(Bytes::from_static(b": heartbeat\n\n")), self));
+                }
+                _ = self.key_check.tick() => {
+                    if !self.app.keyring().still_holds(&self.caller) {
+                        return None;
+                    }
                 }
                 received = self.live.recv() => match received {
                     Ok(event) => {

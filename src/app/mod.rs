@@ -39,6 +39,8 @@ struct Inner {
     keys: keys::Keys,
     usage: usage::Usage,
     in_flight: idempotency::InFlight,
+    /// Places on the event stream, shared by every listener.
+    stream_places: crate::limits::StreamPlaces,
     first_admin_key: Mutex<Option<String>>,
     maintenance: maintenance::Maintenance,
     /// Wrong-PIN counts and locks of staff sign-ins.
@@ -64,6 +66,7 @@ impl App {
                 keys,
                 usage,
                 in_flight: idempotency::InFlight::default(),
+                stream_places: crate::limits::StreamPlaces::default(),
                 first_admin_key: Mutex::new(first_admin_key),
                 maintenance: maintenance::Maintenance::default(),
                 sign_ins: crate::auth::pin::SignInGuard::default(),
@@ -79,6 +82,11 @@ impl App {
 
     pub fn store(&self) -> &Store {
         &self.inner.store
+    }
+
+    /// Places on the event stream.
+    pub fn stream_places(&self) -> &crate::limits::StreamPlaces {
+        &self.inner.stream_places
     }
 
     /// Making, changing and revoking keys.

@@ -155,6 +155,27 @@ impl Keyring {
         Some(caller)
     }
 
+    /// Whether `caller` still holds: its key, session or the desktop's key is active with
+    /// the same role (a revoked or re-roled key no longer holds).
+    pub fn still_holds(&self, caller: &Caller) -> bool {
+        let same = |c: &Arc<Caller>| c.key_id == caller.key_id && c.role == caller.role;
+        if caller.staff.is_some() {
+            self.staff
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .values()
+                .any(same)
+        } else if caller.is_session() {
+            self.session
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .values()
+                .any(same)
+        } else {
+            self.snapshot().values().any(same)
+        }
+    }
+
     /// A staff session by the hash of its secret, unless it has gone unused too long.
     fn staff_session(&self, hashed: &str, now: i64) -> Option<Arc<Caller>> {
         let caller = self

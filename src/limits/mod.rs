@@ -40,6 +40,7 @@ mod client;
 mod clock;
 mod headers;
 mod limiter;
+mod places;
 mod plan;
 mod window;
 
@@ -51,5 +52,6 @@ pub use client::client_net;
 pub use clock::{Clock, SystemClock, TestClock};
 pub use headers::{policy_header, ratelimit_header};
 pub use limiter::{Decision, Limiter, Subject};
+pub use places::{Place, Refusal, StreamPlaces, DESKTOP_RESERVED, PER_CLIENT, PER_KEY};
 pub use plan::{Plan, Quota, UnknownPlan};
 pub use window::{day_start, minute_start, Status, WindowStatus, DAY_SECS, MINUTE_SECS};

@@ -48,6 +48,15 @@ fn last_id(conn: &Connection) -> Result<i64> {
     )
 }
 
+/// The oldest and newest kept events' ids (0, 0 when none is kept).
+fn bounds(conn: &Connection) -> Result<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) FROM events",
+        [],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?)
+}
+
 /// Drops events older than [`KEEP_HOURS`] and beyond the newest [`KEEP_MAX`].
 pub(super) fn prune(tx: &Tx<'_>) -> Result<usize> {
     let cutoff =
@@ -67,6 +76,11 @@ impl<'s> Events<'s> {
     /// Events after `last_id`, oldest first, at most `limit`.
     pub fn since(&self, last_id: i64, limit: i64) -> Call<'s, Vec<Event>> {
         Call::read(self.0, move |c| since(c, last_id, limit))
+    }
+
+    /// The oldest and newest kept events' ids (0, 0 when none is kept).
+    pub fn bounds(&self) -> Call<'s, (i64, i64)> {
+        Call::read(self.0, bounds)
     }
 
     /// The newest event's id (0 when there is none).

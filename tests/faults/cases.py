@@ -332,3 +332,128 @@ def disk_full_answers_503_with_retry_after_loses_nothing_answered_201_and_recove
         if server:
             server.kill()
         subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+PENDING: dict[int, bytes] = {}  # bytes read past the headers, by socket
+
+
+def open_stream(server: Server, key: str, last_event_id: int | None = None) -> tuple[int, dict, socket.socket]:
+    """Opens GET /events; (status, headers, socket positioned after the headers)."""
+    s = server.connect()
+    extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
+    s.sendall(f"GET /events HTTP/1.1\r\nHost: shop\r\nX-API-Key: {key}\r\n{extra}\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode(errors="replace").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, v in (l.split(":", 1) for l in lines[1:] if ":" in l)}
+    PENDING[s.fileno()] = rest
+    return status, headers, s
+
+
+def read_until(s: socket.socket, needle: bytes, timeout: float) -> tuple[bool, bytes]:
+    """Reads until `needle` appears; (found, everything read). Stops on EOF or timeout."""
+    data = PENDING.pop(s.fileno(), b"")
+    deadline = time.monotonic() + timeout
+    while needle not in data:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False, data
+        s.settimeout(left)
+        try:
+            chunk = s.recv(4096)
+        except socket.timeout:
+            return False, data
+        if not chunk:
+            return False, data + b"<EOF>"
+        data += chunk
+    return True, data
+
+
+def stream_ended(s: socket.socket, timeout: float) -> bool:
+    """Whether the server ends the stream (chunked end or close) within `timeout`."""
+    deadline = time.monotonic() + timeout
+    data = b""
+    while time.monotonic() < deadline:
+        s.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            chunk = s.recv(4096)
+        except socket.timeout:
+            return False
+        except OSError:
+            return True
+        if not chunk:
+            return True
+        data += chunk
+        if data.endswith(b"0\r\n\r\n"):
+            return True
+    return False
+
+
+@case
+def sixty_four_streams_from_one_key_get_its_share_then_503_with_retry_after_and_others_still_get_a_place():
+    with Server(BINARY, workdir() / "store.sqlite") as server:
+        _, greedy = server.key("readonly", "greedy")
+        _, other = server.key("readonly", "other")
+        opened, refused = [], []
+        for _ in range(64):
+            status, headers, s = open_stream(server, greedy)
+            if status == 200:
+                opened.append(s)
+            else:
+                refused.append((status, headers))
+                s.close()
+        assert refused, "one key took all 64 places"
+        assert len(opened) < 64
+        for status, headers in refused:
+            assert status == 503 and headers.get("retry-after"), (status, headers)
+        status, _, s = open_stream(server, other)
+        assert status == 200, f"another key was refused a place ({status})"
+        s.close()
+        status, _, s = open_stream(server, ADMIN_KEY)
+        assert status == 200, f"the admin was refused a place ({status})"
+        s.close()
+        for s in opened:
+            s.close()
+        print(f"     one key got {len(opened)} streams, then 503")
+
+
+@case
+def a_revoked_keys_event_stream_is_ended_within_3s():
+    with Server(BINARY, workdir() / "store.sqlite") as server:
+        key_id, key = server.key("readonly", "till")
+        status, _, s = open_stream(server, key)
+        assert status == 200
+        found, _ = read_until(s, b": connected", 3)
+        assert found
+        t0 = time.monotonic()
+        status, _, _ = server.call("DELETE", f"/admin/keys/{key_id}")
+        assert status == 204, status
+        assert stream_ended(s, 3.0), "the stream went on after the key was revoked"
+        print(f"     ended {time.monotonic() - t0:.2f} s after the revoke")
+        s.close()
+        # Revoked from another process (the command line): the same within 3 s.
+        key_id, key = server.key("readonly", "till2")
+        status, _, s = open_stream(server, key)
+        assert status == 200
+        t0 = time.monotonic()
+        subprocess.run([str(BINARY), "--db", str(server.db), "keys", "revoke", str(key_id)],
+                       check=True, capture_output=True)
+        assert stream_ended(s, 3.0), "the stream went on after the key was revoked by the command line"
+        s.close()
+
+
+@case
+def a_last_event_id_beyond_the_newest_is_answered_with_a_reset_event():
+    with Server(BINARY, workdir() / "store.sqlite") as server:
+        server.pet()
+        status, _, s = open_stream(server, ADMIN_KEY, last_event_id=999999)
+        assert status == 200
+        found, data = read_until(s, b"event: reset", 3)
+        assert found, data
+        s.close()
