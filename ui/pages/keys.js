@@ -27,7 +27,7 @@ const PLANS = /** @type {Array<[string, string]>} */ ([
 ]);
 /** The plan a new key gets for its role: staff screens re-read every list, tills only sell. */
 const PLAN_FOR_ROLE = /** @type {Record<string, string>} */ ({ readonly: 'pro', pos: 'pro', staff: 'business', admin: 'business' });
-const label = (/** @type {Array<[string,string]>} */ list, /** @type {string} */ v) => list.find(([k]) => k === v)?.[1].replace(/ \(.*/, '') ?? v;
+const label = (/** @type {Array<[string,string]>} */ list, /** @type {string} */ v) => list.find(([k]) => k === v)?.[1].replace(/[:(].*/, '').trim() ?? v;
 
 /** @param {import('../refresh.js').PageContext} ctx */
 export function mount(ctx) {

@@ -229,6 +229,19 @@ export function mount(ctx) {
   const view = {
     el,
     results: openBox,
+    /** A pet's change is drawn from the event itself; orders need the lists again. */
+    affects(/** @type {import('../types.js').StoreEvent} */ ev) {
+      if (ev.type.startsWith('pet.')) {
+        const p = ev.data;
+        if (p && typeof p.id === 'number' && petsShown.has(p.id)) {
+          if (ev.type === 'pet.deleted') petsShown.delete(p.id);
+          else petsShown.set(p.id, p);
+          draw();
+        }
+        return false;
+      }
+      return true;
+    },
     async load() {
       const [open, done] = await Promise.all([
         api.list('/store/orders', { complete: false, limit: state.limit, offset: state.openOffset }),
@@ -240,8 +253,10 @@ export function mount(ctx) {
         ctx.refresh(); // runs again once this run ends
         return;
       }
-      const extra = [...recent.values()].map((r) => r.order.petId);
-      petsShown = await petsById([...open.items, ...done.items].map((o) => o.petId).concat(extra));
+      // Pets already known are kept (a pet event updates them); only new ones are fetched.
+      const wanted = [...open.items, ...done.items, ...[...recent.values()].map((r) => r.order)].map((o) => o.petId);
+      const missing = wanted.filter((id) => !petsShown.has(id));
+      if (missing.length) for (const [id, p] of await petsById(missing)) petsShown.set(id, p);
       openPage = open;
       donePage = done;
       draw();
