@@ -73,8 +73,8 @@ PATHS = {
                 query(
                     "q",
                     "Only pets matching every word of this text, in any order "
-                    "(case-insensitive): each word is found anywhere in the pet's name, or "
-                    "at the start of a word of its category's name.",
+                    "(case-insensitive): each word is found anywhere in the pet's name, "
+                    "sku or barcode, or at the start of a word of its category's name.",
                     {"type": "string"},
                 ),
                 comma_list(

@@ -50,15 +50,20 @@ fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
         filter.and("category_id = ?", [Value::Integer(category_id)]);
     }
     if let Some(q) = &query.q {
-        // Every word, in any order: found anywhere in the name, or at the start of a word of
-        // the category's name ("puppy beagle", "dog rex"; "o" does not match all of "Dogs").
+        // Every word, in any order: found anywhere in the name, the sku or the barcode, or at
+        // the start of a word of the category's name ("puppy beagle", "dog rex"; "o" does not
+        // match all of "Dogs").
         for word in text::fold(q).split_whitespace() {
             let starts = starts_pattern(word);
+            let anywhere = contains_pattern(word);
             filter.and(
-                "(name_fold LIKE ? ESCAPE '\\' OR category_id IN (SELECT c.id FROM categories c \
+                "(name_fold LIKE ? ESCAPE '\\' OR sku_fold LIKE ? ESCAPE '\\' \
+                 OR barcode LIKE ? ESCAPE '\\' OR category_id IN (SELECT c.id FROM categories c \
                  WHERE c.name_fold LIKE ? ESCAPE '\\' OR c.name_fold LIKE ? ESCAPE '\\'))",
                 [
-                    Value::Text(contains_pattern(word)),
+                    Value::Text(anywhere.clone()),
+                    Value::Text(anywhere.clone()),
+                    Value::Text(anywhere),
                     Value::Text(starts.clone()),
                     Value::Text(format!("% {starts}")),
                 ],

@@ -352,4 +352,21 @@ async fn search_matches_every_word_in_any_order_in_the_name_or_at_the_start_of_a
     );
     let found = app.get_json("/pets?q=beagle%20cat").await;
     assert_eq!(names(&found), Vec::<i64>::new(), "every word must match");
+
+    let res = app
+        .post(
+            "/pets",
+            json!({ "name": "Tetra flakes", "categoryId": fish, "sku": "TF-100", "barcode": "4006381333931" }),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let flakes = body(res).await["id"].as_i64().unwrap();
+    let found = app.get_json("/pets?q=tf-100").await;
+    assert_eq!(names(&found), vec![flakes], "the sku, any case");
+    let found = app.get_json("/pets?q=333931%20fish").await;
+    assert_eq!(
+        names(&found),
+        vec![flakes],
+        "part of the barcode, with a category word"
+    );
 }

@@ -302,6 +302,44 @@ describe('a clerk’s day without surprises', () => {
     await c2.close();
   });
 
+  it('6. Low stock comes from reorder points, one rule on every page: a sold puppy at 0 is not low', async () => {
+    const food = await pet('Tetra flakes', 'Tropical fish', 4);
+    const litter = await pet('Hamster bedding', 'Small animals', 20);
+    const puppy = await pet('Max (Collie puppy)', 'Dogs', 0, 'sold');
+    await admin.patch(`/store/inventory/${food.id}`, { reorderPoint: 5 });
+    await admin.patch(`/store/inventory/${litter.id}`, { reorderPoint: 5 });
+    const { context, page } = await signedIn('inventory');
+    await withShot(page, 'low-stock', async () => {
+      await page.getByRole('button', { name: /^Low stock/ }).click();
+      const low = page.locator('tbody th.name');
+      await page.locator('tbody tr', { hasText: food.name }).waitFor();
+      const names = await low.allInnerTexts();
+      assert.ok(!names.includes(puppy.name), 'a sold puppy at 0 with no reorder point is not a reorder');
+      assert.ok(!names.includes(litter.name), '20 is above its reorder point of 5');
+
+      await page.getByRole('button', { name: 'All stock' }).click();
+      await page.getByLabel('Search name or category').fill('bedding');
+      const row = page.locator(`tr[data-pet-id="${litter.id}"]`);
+      await row.getByRole('button', { name: `5 reorder point of ${litter.name}` }).click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('25');
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      assert.equal((await admin.get(`/store/inventory/${litter.id}`)).reorderPoint, 25);
+      await row.locator('.stock-low').waitFor();
+
+      // The same rule on the Pets page.
+      await page.getByRole('link', { name: 'Pets', exact: true }).click();
+      await page.getByLabel('Search name or category').fill('bedding');
+      await page.locator(`tr[data-pet-id="${litter.id}"] .stock-low`).waitFor();
+      await page.getByLabel('Search name or category').fill('collie');
+      const pup = page.locator(`tr[data-pet-id="${puppy.id}"]`);
+      await pup.waitFor();
+      assert.equal(await pup.locator('.stock-low').count(), 0);
+    });
+    await context.close();
+  });
+
   it('7. Errors are in plain words with the names a clerk knows', async () => {
     const goldfish = await pet('Goldfish (fancy)', 'Tropical fish', 52);
     const { context, page } = await signedIn('orders');
