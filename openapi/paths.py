@@ -579,6 +579,87 @@ PATHS = {
             **{"x-stability": "beta"},
         ),
     },
+    "/admin/backups": {
+        "get": op(
+            "Admin",
+            "listBackups",
+            "List backups",
+            "The backups in the store's backup folder, newest first. The server takes one by "
+            "itself every 24 hours by default (`--backup-every HOURS`, `0` off) and keeps the "
+            "newest 14 (`--backup-keep`). " + PAGING_DOC + " Role: admin.",
+            responses(
+                {
+                    "200": success(
+                        "A page of backups.",
+                        {"type": "array", "items": schema("Backup")},
+                        dict(LIST_HEADERS, **BETA),
+                    )
+                }
+            ),
+            parameters=PAGING,
+            **{"x-stability": "beta"},
+        ),
+        "post": op(
+            "Admin",
+            "takeBackup",
+            "Take a backup now",
+            "Copies the live store into the backup folder while it keeps serving: written "
+            "under a temporary name, checked with `PRAGMA integrity_check`, synced, then "
+            "renamed. Older backups beyond the kept count are removed. No body is needed. "
+            "503 `unavailable` when it cannot be written (e.g. the disk is full). Role: admin.",
+            responses(
+                {
+                    "201": success(
+                        "The backup taken.",
+                        schema("Backup"),
+                        {"Location": header("Location"), **BETA},
+                    )
+                }
+            ),
+            **{"x-stability": "beta"},
+        ),
+    },
+    "/admin/backups/{name}": {
+        "parameters": [
+            {
+                "name": "name",
+                "in": "path",
+                "required": True,
+                "description": "A backup's `name` as listed. Any other name is 404.",
+                "schema": {"type": "string", "maxLength": 128},
+            }
+        ],
+        "get": op(
+            "Admin",
+            "downloadBackup",
+            "Download a backup",
+            "The backup file itself (an SQLite database), as an attachment. Keep it off this PC "
+            "(a USB stick, another computer); `petstore restore FILE` puts it back. Role: admin.",
+            responses(
+                {
+                    "200": success(
+                        "The backup's bytes.",
+                        headers=dict(
+                            BETA,
+                            **{
+                                "Content-Disposition": {
+                                    "description": 'attachment; filename="<name>"',
+                                    "schema": {"type": "string"},
+                                }
+                            },
+                        ),
+                        content={
+                            "application/vnd.sqlite3": {
+                                "schema": {"type": "string", "format": "binary"}
+                            }
+                        },
+                    ),
+                    "404": ref("responses", "NotFound"),
+                }
+            ),
+            **{"x-stability": "beta"},
+        ),
+    },
     "/events": {
         "get": op(
             "Store",

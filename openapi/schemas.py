@@ -423,6 +423,29 @@ SCHEMAS = {
             },
         },
     },
+    "Backup": {
+        "type": "object",
+        "description": (
+            "A backup of the store in its backup folder: a complete SQLite file, checked with "
+            "`PRAGMA integrity_check` before it got its name, readable by the owner only."
+        ),
+        "required": ["name", "size", "createdAt"],
+        "properties": {
+            "name": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_-][A-Za-z0-9._-]*\\.sqlite$",
+                "maxLength": 128,
+                "description": "The file's name, e.g. `petstore-2026-11-22-173500.sqlite` (UTC).",
+            },
+            "size": {"type": "integer", "format": "int64", "minimum": 0, "description": "Bytes."},
+            "createdAt": TIMESTAMP,
+        },
+        "example": {
+            "name": "petstore-2026-11-22-173500.sqlite",
+            "size": 1052672,
+            "createdAt": "2026-11-22T17:35:00Z",
+        },
+    },
     "Health": {
         "type": "object",
         "description": "The server is up.",

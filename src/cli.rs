@@ -1,5 +1,5 @@
-//! The `petstore` command line: `serve` (the default), `keys create|list|revoke` and
-//! `backup FILE`.
+//! The `petstore` command line: `serve` (the default), `keys create|list|revoke`,
+//! `backup FILE` and `restore FILE`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,6 +37,12 @@ pub enum Command {
     /// Print the interface's facts as JSON (what openapi/facts.json holds)
     #[command(hide = true)]
     ContractFacts,
+    /// Put a backup in place of the store (stop the server or the desktop app first); the
+    /// store it replaces is kept beside it under a dated name
+    Restore {
+        /// The backup to restore (a file from the backups folder or from `petstore backup`)
+        file: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -155,6 +161,33 @@ pub fn backup(db: Option<PathBuf>, file: PathBuf, out: &mut impl Write) -> Resul
     Ok(())
 }
 
+/// Puts the backup `file` in place of the store and says what it did.
+pub fn restore(db: Option<PathBuf>, file: PathBuf, out: &mut impl Write) -> Result<(), Error> {
+    let settings = store_settings(db)?;
+    let done = store::restore(&settings.db, &file)?;
+    writeln!(
+        out,
+        "Restored {} into the store {}.",
+        file.display(),
+        done.store.display()
+    )?;
+    writeln!(
+        out,
+        "It holds {} pets in {} categories and {} orders (schema version {}).",
+        done.pets, done.categories, done.orders, done.schema_version
+    )?;
+    match &done.kept {
+        Some(kept) => writeln!(
+            out,
+            "The store it replaced is kept at {} (nothing was deleted).",
+            kept.display()
+        )?,
+        None => writeln!(out, "There was no store there before.")?,
+    }
+    writeln!(out, "Start petstore (or the desktop app) again to use it.")?;
+    Ok(())
+}
+
 /// Serves until Ctrl-C or SIGTERM, printing the address (and a new store's admin key once).
 pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<(), Error> {
     let settings = Settings::new(db, args)?;
@@ -171,6 +204,16 @@ pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<(), Error> {
             "Staff UI: http://{addr}/   API docs: http://{addr}/docs   Store: {}",
             settings.db.display()
         )?;
+        match settings.backup.every {
+            Some(every) => writeln!(
+                out,
+                "Backups: every {} into {} (the newest {} kept)",
+                describe_interval(every),
+                settings.backup.dir.display(),
+                settings.backup.keep
+            )?,
+            None => writeln!(out, "Backups: automatic backups are off")?,
+        }
         if let Some(secret) = app.first_admin_key() {
             writeln!(
                 out,
@@ -184,6 +227,23 @@ pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<(), Error> {
     app.close();
     tracing::info!("stopped");
     Ok(())
+}
+
+/// "24 hours", "30 minutes", "5 seconds".
+fn describe_interval(every: std::time::Duration) -> String {
+    let secs = every.as_secs();
+    let (n, unit) = if secs >= 3600 && secs.is_multiple_of(3600) {
+        (secs / 3600, "hour")
+    } else if secs >= 60 && secs.is_multiple_of(60) {
+        (secs / 60, "minute")
+    } else {
+        (secs, "second")
+    };
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
 }
 
 async fn shutdown_signal() {

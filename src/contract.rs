@@ -588,6 +588,15 @@ pub const OPERATIONS: &[Operation] = &[
         "Store",
         "staff",
     )),
+    beta(op("GET", "/admin/backups", "listBackups", "Admin", "admin")),
+    beta(op("POST", "/admin/backups", "takeBackup", "Admin", "admin")),
+    beta(op(
+        "GET",
+        "/admin/backups/{name}",
+        "downloadBackup",
+        "Admin",
+        "admin",
+    )),
     experimental(op("GET", "/events", "streamEvents", "Store", "readonly")),
     keyless(op("GET", "/health", "health", "Admin", "readonly")),
 ];

@@ -30,6 +30,7 @@ fn main() -> std::process::ExitCode {
             out.write_all(petstore::contract::facts_json().as_bytes())
                 .map_err(petstore::Error::from)
         }
+        Some(Command::Restore { file }) => cli::restore(cli.db, file, &mut out),
         Some(Command::Serve(args)) => run_server(cli.db, args),
         None => ServeArgs::default_from_env().and_then(|args| run_server(cli.db, args)),
     };

@@ -15,6 +15,54 @@ use crate::Error;
 /// The sunset of `GET /pets/{petId}` unless a setting moves it.
 pub const DEFAULT_SUNSET: &str = "2027-06-30T00:00:00Z";
 
+/// Hours between automatic backups unless a setting changes it.
+pub const DEFAULT_BACKUP_EVERY_HOURS: f64 = 24.0;
+/// How many automatic backups are kept unless a setting changes it.
+pub const DEFAULT_BACKUP_KEEP: usize = 14;
+/// The shortest interval between automatic backups, whatever the setting says.
+const MIN_BACKUP_INTERVAL: Duration = Duration::from_secs(1);
+
+/// When and where the store backs itself up.
+#[derive(Debug, Clone)]
+pub struct BackupSettings {
+    /// Time between automatic backups; `None` when they are off.
+    pub every: Option<Duration>,
+    /// The backup folder.
+    pub dir: PathBuf,
+    /// How many of this program's backups are kept.
+    pub keep: usize,
+}
+
+impl BackupSettings {
+    /// Backups from the flags' values, for the store at `db`.
+    fn new(
+        db: &std::path::Path,
+        every_hours: f64,
+        dir: Option<PathBuf>,
+        keep: usize,
+    ) -> Result<Self, Error> {
+        if !every_hours.is_finite() || every_hours < 0.0 {
+            return Err(Error::Settings(format!(
+                "--backup-every must be a number of hours, 0 or more (0 turns backups off); got {every_hours}"
+            )));
+        }
+        if keep == 0 {
+            return Err(Error::Settings(
+                "--backup-keep must be at least 1 (to stop backups, set --backup-every 0)".into(),
+            ));
+        }
+        let every = (every_hours > 0.0).then(|| {
+            Duration::try_from_secs_f64(every_hours * 3600.0)
+                .unwrap_or(Duration::MAX)
+                .max(MIN_BACKUP_INTERVAL)
+        });
+        let dir = dir
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or_else(|| crate::store::files_parent(db).join("backups"));
+        Ok(Self { every, dir, keep })
+    }
+}
+
 /// The serving settings, as flags of `petstore serve` and as `PETSTORE_*` variables.
 #[derive(Args, Clone)]
 pub struct ServeArgs {
@@ -46,6 +94,15 @@ pub struct ServeArgs {
     /// How long a ban lasts, in seconds.
     #[arg(long, env = "PETSTORE_BAN_SECONDS", default_value_t = contract::DEFAULTS.ban_secs)]
     pub ban_seconds: u64,
+    /// Hours between automatic backups (fractions allowed, e.g. 0.5); 0 turns them off.
+    #[arg(long, env = "PETSTORE_BACKUP_EVERY", default_value_t = DEFAULT_BACKUP_EVERY_HOURS)]
+    pub backup_every: f64,
+    /// The folder backups go to [default: backups/ beside the store's file].
+    #[arg(long, env = "PETSTORE_BACKUP_DIR")]
+    pub backup_dir: Option<PathBuf>,
+    /// How many of the automatic backups to keep (the newest).
+    #[arg(long, env = "PETSTORE_BACKUP_KEEP", default_value_t = DEFAULT_BACKUP_KEEP)]
+    pub backup_keep: usize,
 }
 
 impl Default for ServeArgs {
@@ -60,6 +117,9 @@ impl Default for ServeArgs {
             rate_limits: "on".into(),
             ban_after: BanPolicy::default().max_rejections,
             ban_seconds: BanPolicy::default().ban_secs,
+            backup_every: DEFAULT_BACKUP_EVERY_HOURS,
+            backup_dir: None,
+            backup_keep: DEFAULT_BACKUP_KEEP,
         }
     }
 }
@@ -77,6 +137,7 @@ pub struct Settings {
     pub request_timeout: Duration,
     pub rate_limits: bool,
     pub ban: BanPolicy,
+    pub backup: BackupSettings,
 }
 
 impl std::fmt::Debug for Settings {
@@ -90,6 +151,7 @@ impl std::fmt::Debug for Settings {
             .field("request_timeout", &self.request_timeout)
             .field("rate_limits", &self.rate_limits)
             .field("ban", &self.ban)
+            .field("backup", &self.backup)
             .finish()
     }
 }
@@ -102,7 +164,10 @@ impl Settings {
             None => default_db_path()?,
         };
         let defaults = BanPolicy::default();
+        let backup =
+            BackupSettings::new(&db, args.backup_every, args.backup_dir, args.backup_keep)?;
         Ok(Self {
+            backup,
             db,
             bind: args
                 .bind

@@ -4,6 +4,7 @@
 //! are in `domain`, the SQL in `store`, and HTTP stops here.
 
 mod admin;
+mod backups;
 mod categories;
 mod connections;
 mod csv;

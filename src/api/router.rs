@@ -17,7 +17,7 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, categories, docs, events, health, inventory, middleware, orders, pets, profile,
+    admin, backups, categories, docs, events, health, inventory, middleware, orders, pets, profile,
     public_limit, reports, session, staff, stocktakes, transfer, ui,
 };
 
@@ -139,6 +139,14 @@ pub fn build(state: AppState) -> Router {
         .route(
             "/session",
             stability("beta", axum::routing::delete(session::sign_out)),
+        )
+        .route(
+            "/admin/backups",
+            stability("beta", get(backups::list).post(backups::take)),
+        )
+        .route(
+            "/admin/backups/{name}",
+            stability("beta", get(backups::download)),
         )
         .layer(from_fn_with_state(state.clone(), middleware::deadline))
         // The event stream is long-lived by design: no request timeout.

@@ -6,9 +6,11 @@
 //! - [`idempotency`]: idempotent requests in flight in this process;
 //! - [`maintenance`]: the thread that saves, re-reads keys and prunes;
 //! - `staff`: staff members signing in by name and PIN, and out.
+//! - [`backups`]: the backup folder and the thread that backs the store up on schedule.
 //!
-//! [`App::close`] stops maintenance, saves once more, and closes the store.
+//! [`App::close`] stops maintenance and backups, saves once more, and closes the store.
 
+pub mod backups;
 pub mod idempotency;
 pub mod keys;
 mod maintenance;
@@ -45,6 +47,7 @@ struct Inner {
     maintenance: maintenance::Maintenance,
     /// Wrong-PIN counts and locks of staff sign-ins.
     sign_ins: crate::auth::pin::SignInGuard,
+    backups: backups::Backups,
 }
 
 impl App {
@@ -70,9 +73,11 @@ impl App {
                 first_admin_key: Mutex::new(first_admin_key),
                 maintenance: maintenance::Maintenance::default(),
                 sign_ins: crate::auth::pin::SignInGuard::default(),
+                backups: backups::Backups::new(settings.db.clone(), settings.backup.clone()),
             }),
         };
         app.inner.maintenance.start(Arc::downgrade(&app.inner))?;
+        app.inner.backups.start_schedule()?;
         Ok(app)
     }
 
@@ -100,6 +105,11 @@ impl App {
 
     pub fn limiter(&self) -> &Limiter {
         self.inner.usage.limiter()
+    }
+
+    /// The store's backups: the schedule, the folder, taking one now.
+    pub fn backups(&self) -> &backups::Backups {
+        &self.inner.backups
     }
 
     /// Idempotent requests in flight.
@@ -136,6 +146,7 @@ impl App {
     /// `serve` of this app has returned.
     pub fn close(&self) {
         self.inner.maintenance.stop();
+        self.inner.backups.stop();
         if let Err(err) = self.save_usage() {
             tracing::warn!(%err, "saving usage at shutdown failed");
         }

@@ -24,12 +24,14 @@
 //! map each constraint a change can break to its `DomainError` where the statement runs.
 
 mod backup;
+pub mod backups;
 mod call;
 pub mod categories;
 mod claim;
 mod connection;
 pub mod events;
 pub mod export;
+mod files;
 mod idempotency;
 pub mod import;
 pub mod inventory;
@@ -41,6 +43,7 @@ pub mod pets;
 pub mod profile;
 mod readers;
 pub mod reports;
+mod restore;
 mod sql;
 pub mod staff;
 mod startup;
@@ -58,12 +61,19 @@ use thiserror::Error;
 use tokio::sync::broadcast;
 
 pub use backup::backup;
+pub use backups::{BackupFile, BackupFolder};
 pub use call::{as_member, Call, Pending};
 pub use claim::Claim;
+pub use restore::{restore, Restored};
 use writer::Tx;
 
 use crate::domain::event::Event;
 use crate::domain::DomainError;
+
+/// The folder holding the store's file `path`.
+pub fn files_parent(path: &Path) -> &Path {
+    files::parent_of(path)
+}
 
 /// Why a store operation failed.
 #[derive(Debug, Error)]

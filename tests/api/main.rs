@@ -4,6 +4,7 @@
 mod support;
 
 mod admin_keys;
+mod backups;
 mod categories;
 mod codes;
 mod concurrency;

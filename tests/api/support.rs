@@ -39,6 +39,12 @@ impl Builder {
         self
     }
 
+    /// Serves the store already in `dir` (e.g. one a test stopped and changed).
+    pub fn dir(mut self, dir: Arc<TempDir>) -> Self {
+        self.dir = Some(dir);
+        self
+    }
+
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = clock;
         self

@@ -1,0 +1,115 @@
+//! `/admin/backups`: the store's backups, listed newest first, taken now, downloaded by name.
+//! The file system work runs off the async runtime.
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::error::{ApiError, Result};
+use super::extract::{Admin, Auth};
+use super::query::Query;
+use super::respond;
+use super::state::AppState;
+use crate::domain::query::{Page, Paged};
+use crate::domain::time;
+use crate::store::{BackupFile, StoreError};
+
+/// A backup as the interface shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupView {
+    name: String,
+    size: u64,
+    created_at: String,
+}
+
+impl From<BackupFile> for BackupView {
+    fn from(file: BackupFile) -> Self {
+        Self {
+            name: file.name,
+            size: file.size,
+            created_at: time::format(file.created_at),
+        }
+    }
+}
+
+/// Runs blocking file work off the async runtime.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> std::result::Result<T, StoreError> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(ApiError::from)
+}
+
+pub async fn list(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    uri: Uri,
+    Query(page): Query<Page>,
+) -> Result<Response> {
+    let backups = s.app.backups().clone();
+    let all = blocking(move || backups.list()).await?;
+    let total = all.len() as i64;
+    let items: Vec<BackupView> = all
+        .into_iter()
+        .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(page.limit).unwrap_or(0))
+        .map(BackupView::from)
+        .collect();
+    Ok(respond::page(&uri, page, &Paged { items, total }))
+}
+
+pub async fn take(_: Auth<Admin>, State(s): State<AppState>) -> Result<Response> {
+    let backups = s.app.backups().clone();
+    let taken = tokio::task::spawn_blocking(move || backups.take())
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(|err| {
+            tracing::error!(%err, "a backup asked for failed");
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                format!("the backup could not be written: {err}"),
+            )
+        })?;
+    let view = BackupView::from(taken);
+    Ok(respond::created(
+        format!("/admin/backups/{}", view.name),
+        &view,
+    ))
+}
+
+pub async fn download(
+    _: Auth<Admin>,
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Response> {
+    let backups = s.app.backups().clone();
+    let found = blocking(move || {
+        let Some((file, path)) = backups.find(&name) else {
+            return Ok(None);
+        };
+        let bytes = std::fs::read(&path)
+            .map_err(|e| StoreError::Internal(format!("cannot read {}: {e}", path.display())))?;
+        Ok(Some((file, bytes)))
+    })
+    .await?;
+    let Some((file, bytes)) = found else {
+        return Err(ApiError::not_found("there is no backup with this name"));
+    };
+    let disposition = format!("attachment; filename=\"{}\"", file.name);
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/vnd.sqlite3"),
+    );
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}

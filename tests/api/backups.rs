@@ -1,0 +1,483 @@
+//! Backups: taken on schedule and pruned, taken and downloaded by an admin, never seen
+//! half-written, and restored with `petstore restore` (the built binary, as a user runs it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::support::{assert_error, body, header, TestApp};
+
+/// Runs the `petstore` binary against the store `db`, with no other `PETSTORE_*` setting.
+fn petstore(db: &Path, args: &[&str]) -> Output {
+    petstore_command(db, args).output().unwrap()
+}
+
+fn petstore_command(db: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("PETSTORE_") {
+            command.env_remove(name);
+        }
+    }
+    command
+        .args(args)
+        .env("PETSTORE_DB", db)
+        .env("PETSTORE_LOG", "warn");
+    command
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The names in a `GET /admin/backups` answer, in order.
+async fn listed(app: &TestApp) -> Vec<String> {
+    app.get_json("/admin/backups")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// `PRAGMA integrity_check` and the pet names of an SQLite file.
+fn pets_in(file: &Path) -> (String, Vec<String>) {
+    let conn =
+        rusqlite::Connection::open_with_flags(file, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    let mut stmt = conn.prepare("SELECT name FROM pets ORDER BY id").unwrap();
+    let names = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<Vec<String>, _>>()
+        .unwrap();
+    (check, names)
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[tokio::test]
+async fn backups_are_taken_on_schedule_and_pruned_to_the_kept_count() {
+    let app = TestApp::builder()
+        .args(|a| {
+            a.backup_every = 1.0 / 3600.0; // one second
+            a.backup_keep = 2;
+        })
+        .spawn()
+        .await;
+    let cat = app.category("Fish").await;
+    app.pet_with_stock("Nemo", cat, 3).await;
+    let folder = app.dir.path().join("backups");
+    let mut seen = std::collections::BTreeSet::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while seen.len() < 4 {
+        assert!(
+            Instant::now() < deadline,
+            "only {} scheduled backups in 20 s: {seen:?}",
+            seen.len()
+        );
+        let names = listed(&app).await;
+        // A new backup is named before the oldest is removed: never more than one extra.
+        assert!(names.len() <= 3, "pruned to 2, but {names:?} are listed");
+        seen.extend(names);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let db = app.db_path();
+    let _dir = app.stop().await; // the schedule stops with the server; keep the folder
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2, "the newest 2 are kept: {names:?}");
+    let first = seen.iter().next().unwrap();
+    assert!(!names.contains(first), "the oldest, {first}, was removed");
+    for name in &names {
+        let file = folder.join(name);
+        assert!(name.starts_with("petstore-") && name.ends_with(".sqlite"));
+        let (check, pets) = pets_in(&file);
+        assert_eq!(check, "ok");
+        assert_eq!(pets, ["Nemo"]);
+        #[cfg(unix)]
+        assert_eq!(mode(&file), 0o600, "{name} is readable by the owner only");
+    }
+    #[cfg(unix)]
+    {
+        assert_eq!(mode(&folder), 0o700, "the backup folder is private");
+        assert_eq!(mode(&db), 0o600, "the store is private");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_store_and_the_folders_made_for_it_are_readable_by_the_owner_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop").join("data").join("store.sqlite");
+    let out = petstore(&db, &["keys", "list"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(db.parent().unwrap()), 0o700);
+    assert_eq!(mode(&dir.path().join("shop")), 0o700);
+}
+
+#[tokio::test]
+async fn an_admin_takes_lists_and_downloads_a_backup() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Birds").await;
+    app.pet_with_stock("Tweety", cat, 2).await;
+    assert_eq!(listed(&app).await, Vec::<String>::new());
+
+    let res = app
+        .request(Method::POST, "/admin/backups")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    let location = header(&res, "location");
+    let taken = body(res).await;
+    let name = taken["name"].as_str().unwrap().to_owned();
+    assert_eq!(location, format!("/admin/backups/{name}"));
+    assert!(taken["size"].as_u64().unwrap() > 0);
+    assert!(taken["createdAt"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(taken.as_object().unwrap().len(), 3, "{taken}");
+
+    app.pet_with_stock("Polly", cat, 1).await;
+    let second = body(
+        app.request(Method::POST, "/admin/backups")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let list = app.get_json("/admin/backups").await;
+    assert_eq!(list[0], second, "newest first");
+    assert_eq!(list[1], taken);
+
+    let res = app.get(&location).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "content-type"), "application/vnd.sqlite3");
+    assert_eq!(
+        header(&res, "content-disposition"),
+        format!("attachment; filename=\"{name}\"")
+    );
+    let bytes = res.bytes().await.unwrap();
+    assert_eq!(bytes.len() as u64, taken["size"].as_u64().unwrap());
+    let copy = app.dir.path().join("downloaded.sqlite");
+    std::fs::write(&copy, &bytes).unwrap();
+    let (check, pets) = pets_in(&copy);
+    assert_eq!(check, "ok");
+    assert_eq!(
+        pets,
+        ["Tweety"],
+        "the first backup holds what was there then"
+    );
+}
+
+#[tokio::test]
+async fn backup_names_cannot_reach_outside_the_backup_folder() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .request(Method::POST, "/admin/backups")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let folder = app.dir.path().join("backups");
+    std::fs::write(folder.join(".hidden.sqlite"), b"x").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(app.db_path(), folder.join("link.sqlite")).unwrap();
+    for path in [
+        "/admin/backups/..%2Fstore.sqlite",
+        "/admin/backups/%2E%2E%2Fstore.sqlite",
+        "/admin/backups/store.sqlite",
+        "/admin/backups/.hidden.sqlite",
+        "/admin/backups/link.sqlite",
+        "/admin/backups/..",
+        "/admin/backups/%2Fetc%2Fpasswd",
+        "/admin/backups/nothing-here.sqlite",
+    ] {
+        assert_error(app.get(path).await, 404, "not_found").await;
+    }
+    assert_eq!(listed(&app).await.len(), 1, "only real backups are listed");
+}
+
+#[tokio::test]
+async fn backups_need_the_admin_role() {
+    let app = TestApp::spawn().await;
+    let staff = app.key("staff", "pro").await;
+    for (method, path) in [
+        (Method::GET, "/admin/backups"),
+        (Method::POST, "/admin/backups"),
+        (
+            Method::GET,
+            "/admin/backups/petstore-2026-01-01-000000.sqlite",
+        ),
+    ] {
+        let res = app.request_as(&staff, method, path).send().await.unwrap();
+        assert_error(res, 403, "forbidden").await;
+        let res = app.client.get(app.url(path)).send().await.unwrap();
+        assert_error(res, 401, "unauthorized").await;
+    }
+}
+
+/// What a shop would want back: every list, in full.
+async fn snapshot(app: &TestApp) -> Value {
+    let mut all = json!({});
+    for path in ["/pets", "/categories", "/store/orders", "/store/inventory"] {
+        all[path] = app.get_json(&format!("{path}?limit=500")).await;
+    }
+    all
+}
+
+#[tokio::test]
+async fn a_restore_brings_back_exactly_what_the_backup_held() {
+    let app = TestApp::spawn().await;
+    let dogs = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", dogs, 5).await;
+    let fido = app.pet_with_stock("Fido", dogs, 2).await;
+    let order = app.order(rex, 2).await;
+    let res = app
+        .send_json(
+            Method::PATCH,
+            &format!("/store/orders/{}", order["id"]),
+            json!({ "complete": true }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let before = snapshot(&app).await;
+    let taken = body(
+        app.request(Method::POST, "/admin/backups")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let backup = app
+        .dir
+        .path()
+        .join("backups")
+        .join(taken["name"].as_str().unwrap());
+
+    // Life goes on after the backup: all of this must be gone after the restore.
+    app.order(fido, 1).await;
+    app.pet_with_stock("Later", dogs, 9).await;
+    assert_eq!(app.delete(&format!("/pets/{rex}")).await.status(), 204);
+    app.category("Cats").await;
+    assert_ne!(snapshot(&app).await, before);
+
+    let dir = app.stop().await;
+    let db = dir.path().join("store.sqlite");
+    let out = petstore(&db, &["restore", backup.to_str().unwrap()]);
+    let said = text(&out.stdout);
+    assert!(out.status.success(), "{said}{}", text(&out.stderr));
+    assert!(said.contains("Restored"), "{said}");
+    assert!(
+        said.contains("2 pets in 1 categories and 1 orders"),
+        "{said}"
+    );
+    let kept: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("store.before-restore-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "the replaced store is kept: {kept:?}");
+    assert!(said.contains(&kept[0].display().to_string()), "{said}");
+    let (check, pets) = pets_in(&kept[0]);
+    assert_eq!(check, "ok");
+    assert_eq!(
+        pets,
+        ["Fido", "Later"],
+        "the kept store is the one replaced"
+    );
+
+    let app = TestApp::builder().dir(dir).spawn().await;
+    assert_eq!(snapshot(&app).await, before);
+}
+
+#[tokio::test]
+async fn restore_is_refused_while_a_server_has_the_store_open() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Reptiles").await;
+    app.pet_with_stock("Iggy", cat, 1).await;
+    let taken = body(
+        app.request(Method::POST, "/admin/backups")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let backup = app
+        .dir
+        .path()
+        .join("backups")
+        .join(taken["name"].as_str().unwrap());
+    app.pet_with_stock("Spike", cat, 1).await;
+
+    let out = petstore(&app.db_path(), &["restore", backup.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("open in a running petstore"), "{err}");
+    // The server and its data are untouched.
+    let pets = app.get_json("/pets").await;
+    assert_eq!(pets.as_array().unwrap().len(), 2);
+    let spike = app.pet_with_stock("Still works", cat, 1).await;
+    assert!(spike > 0);
+    assert!(!std::fs::read_dir(app.dir.path()).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains("before-restore")));
+}
+
+#[tokio::test]
+async fn restore_refuses_a_file_that_is_not_a_pet_store_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Mice").await;
+    app.pet_with_stock("Jerry", cat, 1).await;
+    let dir = app.stop().await;
+    let db = dir.path().join("store.sqlite");
+    let before = std::fs::read(&db).unwrap();
+
+    let notes = dir.path().join("notes.sqlite");
+    std::fs::write(
+        &notes,
+        "not a database at all, just some text\n".repeat(100),
+    )
+    .unwrap();
+    let other = dir.path().join("other.sqlite");
+    rusqlite::Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('soup');")
+        .unwrap();
+    let newer = dir.path().join("newer.sqlite");
+    std::fs::copy(&db, &newer).unwrap();
+    rusqlite::Connection::open(&newer)
+        .unwrap()
+        .execute_batch(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 'x')",
+        )
+        .unwrap();
+    let missing = dir.path().join("missing.sqlite");
+
+    for (file, says) in [
+        (&notes, "is not a Pet Store backup"),
+        (
+            &other,
+            "is not a Pet Store backup: it has no schema_migrations",
+        ),
+        (&newer, "made by a newer petstore"),
+        (&missing, "cannot read"),
+        (&db, "is the store itself"),
+    ] {
+        let out = petstore(&db, &["restore", file.to_str().unwrap()]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{} was restored", file.display());
+        assert!(err.contains(says), "{}: {err}", file.display());
+    }
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the store is untouched"
+    );
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.contains("before-restore") || n.contains(".restore-")),
+        "{names:?}"
+    );
+    let app = TestApp::builder().dir(dir).spawn().await;
+    assert_eq!(app.get_json("/pets").await[0]["name"], "Jerry");
+}
+
+/// A store of about 48 MiB: a backup of it takes long enough to be killed part of the way.
+fn big_store(dir: &Path) -> PathBuf {
+    let db = dir.join("store.sqlite");
+    let out = petstore(&db, &["keys", "list"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TABLE ballast (b BLOB)").unwrap();
+    let blob = vec![7u8; 64 * 1024];
+    for _ in 0..768 {
+        conn.execute("INSERT INTO ballast VALUES (?1)", [&blob])
+            .unwrap();
+    }
+    db
+}
+
+#[test]
+fn a_backup_killed_part_of_the_way_never_leaves_a_file_under_its_final_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = big_store(dir.path());
+    let dest = dir.path().join("copy.sqlite");
+
+    let started = Instant::now();
+    let out = petstore(&db, &["backup", dest.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let whole = started.elapsed();
+    std::fs::remove_file(&dest).unwrap();
+
+    let mut interrupted = 0;
+    for step in 1..=6u32 {
+        let mut child = petstore_command(&db, &["backup", dest.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(whole * step / 7);
+        let _ = child.kill(); // SIGKILL
+        let status = child.wait().unwrap();
+        if dest.exists() {
+            // It finished before the kill: then it must be whole.
+            let conn = rusqlite::Connection::open(&dest).unwrap();
+            let check: String = conn
+                .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+                .unwrap();
+            let rows: i64 = conn
+                .query_row("SELECT COUNT(*) FROM ballast", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!((check.as_str(), rows), ("ok", 768), "step {step}");
+            drop(conn);
+            std::fs::remove_file(&dest).unwrap();
+        } else {
+            assert!(!status.success(), "step {step}: exited 0 without a file");
+            interrupted += 1;
+        }
+    }
+    assert!(
+        interrupted >= 1,
+        "no backup was caught part of the way ({whole:?} each)"
+    );
+    let leftovers: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".partial"))
+        .collect();
+    assert!(
+        !leftovers.is_empty(),
+        "at least one backup was killed while writing its temporary file"
+    );
+    assert!(
+        leftovers.iter().all(|n| n.starts_with(".copy.sqlite.")),
+        "a killed backup leaves only a hidden temporary file: {leftovers:?}"
+    );
+    // And the next backup is not hindered by what the killed ones left.
+    let out = petstore(&db, &["backup", dest.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    #[cfg(unix)]
+    assert_eq!(mode(&dest), 0o600);
+}
