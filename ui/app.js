@@ -11,6 +11,9 @@ import { startRouter } from './router.js';
 import { loadSession, rememberKey, forgetKey, checkKey, roleOf } from './session.js';
 import { makeRefresher, roleCan, watched } from './refresh.js';
 import { renderSignIn } from './pages/signin.js';
+import { renderPinSignIn } from './pages/pinsignin.js';
+import * as staffSession from './staffsession.js';
+import * as staff from './pages/staff.js';
 import { pawMark } from './widgets.js';
 import { skeleton, errorPanel } from './states.js';
 import { invalidateCategories } from './lookups.js';
@@ -30,7 +33,7 @@ import * as network from './pages/network.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, categories, inventory, orders, keys, network };
+const PAGES = { pets, categories, inventory, orders, keys, staff, network };
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -39,20 +42,92 @@ let session = /** @type {{ stop: () => void } | null} */ (null);
 
 async function boot() {
   const s = loadSession();
+  if (s?.desktop) return bootDesktop(s.key);
+  const member = staffSession.signedInMember();
+  if (s && member && member.key === s.key) {
+    try {
+      await checkKey(s.key);
+      return start(s.key, false, member.staff.role, member.staff);
+    } catch {
+      staffSession.forgetMember();
+      forgetKey();
+      return showSignIn('Your sign-in has ended. Sign in again.');
+    }
+  }
   if (!s) return showSignIn();
   try {
     await checkKey(s.key);
   } catch (err) {
     if (s.desktop) return showFatal(err instanceof Error ? err.message : String(err));
     forgetKey();
-    return showSignIn(err instanceof api.ApiError && err.status === 401 ? 'Your saved key is no longer valid. Sign in again.' : undefined);
+    return showKeySignIn(err instanceof api.ApiError && err.status === 401 ? 'Your saved key is no longer valid. Sign in again.' : undefined);
   }
   await start(s.key, s.desktop);
+}
+
+/**
+ * The desktop window: as the local admin, unless the store has staff members; then it asks
+ * who is at the counter, and each person works under their own name.
+ * @param {string} desktopKey
+ * @param {string} [notice]
+ */
+async function bootDesktop(desktopKey, notice) {
+  try {
+    await checkKey(desktopKey);
+  } catch (err) {
+    return showFatal(err instanceof Error ? err.message : String(err));
+  }
+  const member = staffSession.signedInMember();
+  if (member) {
+    try {
+      await checkKey(member.key);
+      return start(member.key, true, member.staff.role, member.staff);
+    } catch {
+      staffSession.forgetMember();
+      notice ??= 'Your sign-in has ended. Sign in again.';
+    }
+  }
+  /** @type {import('./staffsession.js').StaffMember[]} */
+  let people = [];
+  api.setKey(desktopKey);
+  try {
+    people = (await api.listAll('/admin/staff', {}, 500)).filter((m) => !m.disabledAt);
+  } catch (err) {
+    return showFatal(explain(err));
+  }
+  if (people.length === 0) return start(desktopKey, true);
+  document.title = 'Who is at the counter? — Petstore';
+  renderPinSignIn(root, {
+    heading: 'Who is at the counter?',
+    names: people.map((m) => m.name),
+    notice,
+    onUseKey: null,
+    onSignIn: async (name, pin) => {
+      const session = await staffSession.signIn(name, pin);
+      await start(session.secret, true, session.staff.role, session.staff);
+    },
+  });
 }
 
 /** @param {string} [notice] */
 function showSignIn(notice) {
   document.title = 'Sign in — Petstore';
+  renderPinSignIn(root, {
+    heading: 'Petstore staff sign in',
+    names: staffSession.rememberedNames(),
+    notice,
+    onUseKey: () => showKeySignIn(),
+    onSignIn: async (name, pin) => {
+      const session = await staffSession.signIn(name, pin);
+      rememberKey(session.secret);
+      await start(session.secret, false, session.staff.role, session.staff);
+    },
+  });
+}
+
+/** Sign in with a pasted key (tills, managers): "Use a key instead". @param {string} [notice] */
+function showKeySignIn(notice) {
+  document.title = 'Sign in with a key — Petstore';
   renderSignIn(root, {
     notice,
     onKey: async (key) => {
@@ -60,6 +135,7 @@ function showSignIn(notice) {
       rememberKey(key);
       await start(key, false);
     },
+    onUsePin: () => showSignIn(),
   });
 }
 
@@ -78,8 +154,9 @@ function showFatal(message) {
  * @param {string} key
  * @param {boolean} desktop
  * @param {Role} [knownRole]  a name-and-PIN session says its role; a key is probed
+ * @param {import('./staffsession.js').StaffMember} [member]  who signed in by name and PIN
  */
-async function start(key, desktop, knownRole) {
+async function start(key, desktop, knownRole, member) {
   api.setKey(key);
   /** @type {Role} */
   let role = knownRole ?? 'readonly';
@@ -91,17 +168,18 @@ async function start(key, desktop, knownRole) {
     }
   }
   const admin = role === 'admin';
-  const names = Object.keys(PAGES).filter((n) => (n !== 'keys' || admin) && (n !== 'network' || (desktop && network.available())));
+  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff') || admin) && (n !== 'network' || (desktop && network.available())));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });
   const nav = h('nav', { class: 'nav', 'aria-label': 'Pages' },
     names.map((n) => h('a', { href: `#/${n}`, 'data-page': n }, PAGES[n].title)));
-  const signOut = desktop ? null : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
+  const signOut = desktop && !member ? null : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
+  const who = member ? h('span', { class: 'who', title: 'Signed in by name and PIN' }, member.name) : null;
   const main = h('main', { id: 'main', tabindex: '-1' });
   root.replaceChildren(
     h('a', { class: 'skip', href: '#main', onclick: (/** @type {Event} */ e) => { e.preventDefault(); main.focus(); } }, 'Skip to the page'),
-    h('header', { class: 'top' }, h('div', { class: 'brand' }, pawMark(26), 'Petstore'), nav, h('div', { class: 'top-right' }, live, h('a', { class: 'top-link', href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'), signOut)),
+    h('header', { class: 'top' }, h('div', { class: 'brand' }, pawMark(26), 'Petstore'), nav, h('div', { class: 'top-right' }, live, h('a', { class: 'top-link', href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'), who, signOut)),
     waiting,
     main,
   );
@@ -247,10 +325,27 @@ async function start(key, desktop, knownRole) {
     api.setKey(null);
     api.setLimitHandler(() => {});
     for (const d of document.querySelectorAll('dialog')) d.remove();
+    if (member) {
+      // A member's session ends on the server too, so the key is no use to anyone after.
+      if (why === 'signed-out') void staffSession.signOut(key);
+      else staffSession.forgetMember();
+      const notice = why === 'revoked' ? 'Your sign-in has ended (it was unused for a long time, or a manager changed it). Sign in again.' : undefined;
+      if (desktop) {
+        const injected = loadSession();
+        if (injected?.desktop) void bootDesktop(injected.key, notice);
+        return;
+      }
+      forgetKey();
+      history.replaceState(null, '', location.pathname);
+      showSignIn(notice);
+      if (why === 'signed-out') notify('Signed out.', 'ok');
+      return;
+    }
     if (desktop) return showFatal('The key of this window is no longer valid. Restart Petstore.');
     forgetKey();
     history.replaceState(null, '', location.pathname);
-    showSignIn(why === 'revoked' ? 'Your key was revoked or is no longer valid. Sign in with another key.' : undefined);
+    // Signed in with a key: back to the key form (a till or a manager), not the PIN pad.
+    showKeySignIn(why === 'revoked' ? 'Your key was revoked or is no longer valid. Sign in with another key.' : undefined);
     if (why === 'signed-out') notify('Signed out.', 'ok');
   }
   session = { stop: () => stopSession('signed-out') };

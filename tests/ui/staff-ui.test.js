@@ -96,6 +96,7 @@ describe('the staff UI', () => {
 
   step('refuses a wrong key in plain words, then signs in with a good one', async () => {
     await page.goto(server.base + '/');
+    await page.getByRole('link', { name: 'Use a key instead' }).click();
     const key = page.getByLabel('Key', { exact: true });
     await key.waitFor();
     await shot('sign-in');
@@ -406,6 +407,7 @@ describe('the staff UI', () => {
     const staff = await admin.post('/admin/keys', { name: 'Counter browser', role: 'staff', plan: 'pro' });
     const { context, page: other, errors: otherErrors } = await openPage(browser);
     await other.goto(server.base + '/');
+    await other.getByRole('link', { name: 'Use a key instead' }).click();
     await other.getByLabel('Key', { exact: true }).fill(staff.secret);
     await other.getByLabel('Key', { exact: true }).press('Enter');
     await other.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();

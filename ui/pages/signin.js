@@ -9,8 +9,9 @@ import { pawMark } from '../widgets.js';
  * @param {object} o
  * @param {(key: string) => Promise<void>} o.onKey  rejects with the reason the key was refused
  * @param {string} [o.notice]  why we are here (a revoked key, …)
+ * @param {() => void} [o.onUsePin]  back to signing in by name and PIN
  */
-export function renderSignIn(root, { onKey, notice }) {
+export function renderSignIn(root, { onKey, notice, onUsePin }) {
   const input = h('input', {
     id: 'signin-key', name: 'key', type: 'password', required: true, autocomplete: 'current-password',
     spellcheck: 'false', autocapitalize: 'off', autofocus: true,
@@ -29,6 +30,7 @@ export function renderSignIn(root, { onKey, notice }) {
     h('label', { class: 'check', for: 'signin-show' }, show, ' Show the key while typing'),
     error,
     button,
+    onUsePin ? h('p', { class: 'use-key' }, h('a', { href: '#', onclick: (/** @type {Event} */ e) => { e.preventDefault(); onUsePin(); } }, 'Sign in with name and PIN instead')) : null,
   );
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
