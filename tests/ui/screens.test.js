@@ -106,8 +106,11 @@ describe('every screen, checked by axe-core and photographed', () => {
       const settle = () => page.locator('main .page[aria-busy="false"]').waitFor();
 
       await page.goto(server.base + '/');
-      await page.getByLabel('Key', { exact: true }).waitFor();
+      await page.getByLabel('PIN', { exact: true }).waitFor();
       await shot('signin');
+      await page.getByRole('link', { name: 'Use a key instead' }).click();
+      await page.getByLabel('Key', { exact: true }).waitFor();
+      await shot('signin-key');
       await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
       await page.getByLabel('Key', { exact: true }).press('Enter');
       await page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
