@@ -74,8 +74,9 @@ PATHS = {
                     "q",
                     "Only pets matching every word of this text, in any order "
                     "(case-insensitive): each word is found anywhere in the pet's name, "
-                    "sku or barcode, or at the start of a word of its category's name.",
-                    {"type": "string"},
+                    "sku or barcode, or at the start of a word of its category's name. Longer "
+                    f"than {BOUNDS['search']['max']} characters is 400.",
+                    {"type": "string", "maxLength": BOUNDS["search"]["max"]},
                 ),
                 comma_list(
                     "ids",
@@ -191,8 +192,9 @@ PATHS = {
             parameters=[
                 query(
                     "q",
-                    "Only categories whose name contains this text " "(case-insensitive).",
-                    {"type": "string"},
+                    "Only categories whose name contains this text (case-insensitive). "
+                    f"Longer than {BOUNDS['search']['max']} characters is 400.",
+                    {"type": "string", "maxLength": BOUNDS["search"]["max"]},
                 )
             ]
             + PAGING,

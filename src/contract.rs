@@ -12,6 +12,8 @@
 
 use serde::Serialize;
 
+/// Characters of a search text `q`, after trimming (longer is 400).
+pub const SEARCH: Bound = Bound::new(0, 200);
 /// Characters of a name (pet, category, key), after trimming.
 pub const NAME: Bound = Bound::new(1, 100);
 /// Characters of a category's description, after trimming (empty means none).
@@ -642,6 +644,7 @@ pub struct Bounds {
     pub report_days: Bound,
     pub report_days_default: i64,
     pub import_bytes: Bound,
+    pub search: Bound,
 }
 
 /// The facts, gathered.
@@ -672,6 +675,7 @@ pub fn facts() -> Facts {
             report_days: REPORT_DAYS,
             report_days_default: REPORT_DAYS_DEFAULT,
             import_bytes: IMPORT_BYTES,
+            search: SEARCH,
         },
         plans: PLANS,
         first_admin: PlanFact {

@@ -64,6 +64,20 @@ impl Params {
             .map(str::to_owned)
     }
 
+    /// A search text (`q`): at most [`crate::contract::SEARCH`] characters, longer is 400.
+    fn search(&self, name: &str) -> Result<Option<String>, ApiError> {
+        let Some(raw) = self.text(name) else {
+            return Ok(None);
+        };
+        let max = crate::contract::SEARCH.max_usize();
+        if raw.chars().count() > max {
+            return Err(ApiError::bad_request(format!(
+                "query parameter {name:?} must be at most {max} characters"
+            )));
+        }
+        Ok(Some(raw))
+    }
+
     /// A code to look up exactly (`sku`, `barcode`): at most 64 characters.
     fn code(&self, name: &str) -> Result<Option<String>, ApiError> {
         let Some(raw) = self.text(name) else {
@@ -181,7 +195,7 @@ impl FromParams for PetQuery {
         Ok(Self {
             statuses: params.statuses()?,
             category_id: params.int("categoryId", 1, i64::MAX)?,
-            q: params.text("q"),
+            q: params.search("q")?,
             ids,
             sku: params.code("sku")?,
             barcode: params.code("barcode")?,
@@ -214,7 +228,7 @@ impl FromParams for CategoryQuery {
     const NAMES: &'static [&'static str] = &["limit", "offset", "q"];
     fn from_params(params: &Params) -> Result<Self, ApiError> {
         Ok(Self {
-            q: params.text("q"),
+            q: params.search("q")?,
             page: params.page()?,
         })
     }

@@ -335,3 +335,27 @@ fn commit_group(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::store::{Call, Store, StoreError};
+
+    #[test]
+    fn a_panicking_write_is_answered_as_an_internal_error_and_the_writer_goes_on() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let store = Store::open(&dir.path().join("store.sqlite")).expect("a store");
+        let panicked: Result<(), StoreError> =
+            Call::write(&store, |_tx| -> crate::store::Result<()> { panic!("boom") }).wait();
+        match panicked {
+            Err(StoreError::Internal(message)) => assert!(message.contains("boom"), "{message}"),
+            other => panic!("expected an internal error, got {other:?}"),
+        }
+        let after = Call::write(&store, |tx| Ok(tx.is_autocommit())).wait();
+        assert_eq!(
+            after.ok(),
+            Some(false),
+            "the next write runs in a transaction"
+        );
+        store.close();
+    }
+}

@@ -10,6 +10,7 @@ import stat
 import subprocess
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 from support import (ADMIN_KEY, Server, Skip, one_clear_line, raise_own_file_limit, start_refused,
@@ -457,3 +458,54 @@ def a_last_event_id_beyond_the_newest_is_answered_with_a_reset_event():
         found, data = read_until(s, b"event: reset", 3)
         assert found, data
         s.close()
+
+
+@case
+def a_search_q_past_200_characters_is_400_and_a_long_many_word_q_never_500():
+    with Server(BINARY, workdir() / "store.sqlite") as server:
+        server.pet()
+        for q in ["a " * 100, "%" * 200, "x" * 200]:
+            status, _, body = server.call("GET", "/pets?q=" + urllib.parse.quote(q.strip()))
+            assert status == 200, (status, body)
+            status, _, body = server.call("GET", "/categories?q=" + urllib.parse.quote(q.strip()))
+            assert status == 200, (status, body)
+        for q in ["a" * 201, "a " * 2000, "x" * 8000]:
+            for path in ("/pets", "/categories"):
+                status, _, body = server.call("GET", f"{path}?q=" + urllib.parse.quote(q))
+                assert status == 400 and body["code"] == "bad_request", (path, status, body)
+
+
+@case
+def cancelling_an_order_never_takes_stock_past_its_bound_and_adjustments_keep_working():
+    with Server(BINARY, workdir() / "store.sqlite") as server:
+        pet = server.pet(stock=10)
+        status, _, order = server.call("POST", "/store/orders", {"petId": pet, "quantity": 5})
+        assert status == 201, order
+        status, _, _ = server.call("PUT", f"/store/inventory/{pet}", {"quantity": 1_000_000})
+        assert status == 200
+        status, _, body = server.call("DELETE", f"/store/orders/{order['id']}")
+        assert 400 <= status < 500, f"cancel answered {status}: {body}"
+        status, _, item = server.call("GET", f"/store/inventory/{pet}")
+        assert item["quantity"] == 1_000_000, item
+        status, _, body = server.call("POST", f"/store/inventory/{pet}/adjustments", {"delta": -1})
+        assert status in (200, 201), (status, body)
+        status, _, item = server.call("GET", f"/store/inventory/{pet}")
+        assert item["quantity"] == 999_999, item
+
+
+@case
+def the_last_admin_key_can_be_neither_revoked_nor_demoted_409():
+    with Server(BINARY, workdir() / "store.sqlite") as server:
+        status, _, keys = server.call("GET", "/admin/keys")
+        admin_id = next(k["id"] for k in keys if k["role"] == "admin")
+        status, _, body = server.call("PATCH", f"/admin/keys/{admin_id}", {"role": "staff"})
+        assert status == 409, (status, body)
+        status, _, body = server.call("DELETE", f"/admin/keys/{admin_id}")
+        assert status == 409, (status, body)
+        status, _, _ = server.call("GET", "/admin/keys")
+        assert status == 200, "the admin key still works"
+        # With a second admin, the first may go.
+        _, second = server.key("admin", "second admin")
+        status, _, _ = server.call("DELETE", f"/admin/keys/{admin_id}", key=second)
+        assert status == 204, status
+
