@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, Parser, Subcommand};
 
 use crate::domain::key::{NewKey, NewKeyInput};
 use crate::settings::{ServeArgs, Settings};
@@ -188,9 +188,26 @@ pub fn restore(db: Option<PathBuf>, file: PathBuf, out: &mut impl Write) -> Resu
     Ok(())
 }
 
+/// The settings of `petstore serve` from the command line's matches, each value's source
+/// noted. `petstore [--db PATH]` with no command is `petstore [--db PATH] serve`.
+pub fn serve_settings(matches: &ArgMatches) -> Result<Settings, Error> {
+    if let Some(serve) = matches.subcommand_matches("serve") {
+        return Settings::from_matches(serve);
+    }
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    argv.push("serve".into());
+    let matches = <Cli as clap::CommandFactory>::command()
+        .try_get_matches_from(argv)
+        .map_err(|e| Error::Settings(e.to_string()))?;
+    match matches.subcommand_matches("serve") {
+        Some(serve) => Settings::from_matches(serve),
+        None => Err(Error::Settings("cannot read the serving settings".into())),
+    }
+}
+
 /// Serves until Ctrl-C or SIGTERM, printing the address (and a new store's admin key once).
-pub async fn serve(db: Option<PathBuf>, args: ServeArgs) -> Result<(), Error> {
-    let settings = Settings::new(db, args)?;
+pub async fn serve(settings: Settings) -> Result<(), Error> {
+    tracing::info!(?settings, "starting");
     let app = App::open(&settings)?;
     let listener = tokio::net::TcpListener::bind(settings.bind)
         .await

@@ -38,4 +38,4 @@ pub use api::{raise_open_file_limit, serve, ApiError, OPENAPI_JSON};
 pub use app::{App, FIRST_ADMIN_QUOTA};
 pub use contract::OPERATIONS;
 pub use error::Error;
-pub use settings::{ServeArgs, Settings};
+pub use settings::{RateLimits, ServeArgs, Settings, Source};

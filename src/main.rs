@@ -1,8 +1,8 @@
 //! `petstore`: settings → store → listener → serve (see [`petstore::cli`]).
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use petstore::cli::{self, Cli, Command};
-use petstore::ServeArgs;
+use petstore::Settings;
 
 fn main() -> std::process::ExitCode {
     // Log lines are written by a background thread, so a slow terminal or pipe never holds
@@ -20,7 +20,8 @@ fn main() -> std::process::ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .init();
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     let mut out = std::io::stdout();
     let result = match cli.command {
         Some(Command::Keys(command)) => cli::keys(cli.db, command, &mut out),
@@ -31,8 +32,7 @@ fn main() -> std::process::ExitCode {
                 .map_err(petstore::Error::from)
         }
         Some(Command::Restore { file }) => cli::restore(cli.db, file, &mut out),
-        Some(Command::Serve(args)) => run_server(cli.db, args),
-        None => ServeArgs::default_from_env().and_then(|args| run_server(cli.db, args)),
+        Some(Command::Serve(_)) | None => cli::serve_settings(&matches).and_then(run_server),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -43,9 +43,9 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-fn run_server(db: Option<std::path::PathBuf>, args: ServeArgs) -> Result<(), petstore::Error> {
+fn run_server(settings: Settings) -> Result<(), petstore::Error> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
-        .block_on(cli::serve(db, args))
+        .block_on(cli::serve(settings))
 }

@@ -1,12 +1,22 @@
 //! Settings: defaults, then `PETSTORE_*` variables, then flags (a flag beats a variable,
-//! which beats the default). The headless server and the desktop app read the same ones.
+//! which beats the default). The headless server and the desktop app read the same ones,
+//! through the same model: [`ServeArgs`] is how they are written (each a flag, a variable
+//! and a default, parsed by clap), [`Settings`] is what the program uses (typed values,
+//! no `"on"`/`"off"` strings) and remembers where each value came from ([`Source`]).
+//!
+//! **Adding a setting**: add a field to [`ServeArgs`] (`#[arg(long, env = "PETSTORE_…",
+//! default_value…)]`) and to its `Default`, add the typed field to [`Settings`] and fill it in
+//! [`Settings::new`], and add a row to the README's table. Its source is noted by itself.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
-use clap::Args;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, FromArgMatches};
 
 use crate::contract;
 use crate::limits::BanPolicy;
@@ -86,8 +96,8 @@ pub struct ServeArgs {
     #[arg(long, env = "PETSTORE_REQUEST_TIMEOUT", default_value_t = contract::DEFAULTS.request_timeout_secs)]
     pub request_timeout: u64,
     /// Rate limits on (`on`) or off (`off`, for benchmarks on a trusted machine).
-    #[arg(long, env = "PETSTORE_RATE_LIMITS", default_value = "on", value_parser = ["on", "off"])]
-    pub rate_limits: String,
+    #[arg(long, env = "PETSTORE_RATE_LIMITS", value_enum, default_value_t = RateLimits::On)]
+    pub rate_limits: RateLimits,
     /// Refusals (429) in one minute after which a caller is banned.
     #[arg(long, env = "PETSTORE_BAN_AFTER", default_value_t = contract::DEFAULTS.ban_after)]
     pub ban_after: u32,
@@ -114,7 +124,7 @@ impl Default for ServeArgs {
             sunset: Some(default_sunset()),
             cors_origins: Vec::new(),
             request_timeout: contract::DEFAULTS.request_timeout_secs,
-            rate_limits: "on".into(),
+            rate_limits: RateLimits::On,
             ban_after: BanPolicy::default().max_rejections,
             ban_seconds: BanPolicy::default().ban_secs,
             backup_every: DEFAULT_BACKUP_EVERY_HOURS,
@@ -122,6 +132,37 @@ impl Default for ServeArgs {
             backup_keep: DEFAULT_BACKUP_KEEP,
         }
     }
+}
+
+/// Whether requests are rate-limited (`--rate-limits on|off`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum RateLimits {
+    /// Every caller is held to its plan (the default).
+    #[default]
+    On,
+    /// Nobody is limited: only for benchmarks on a trusted machine.
+    Off,
+}
+
+impl RateLimits {
+    /// Whether callers are held to their plans.
+    pub fn is_on(self) -> bool {
+        self == Self::On
+    }
+}
+
+/// Where a setting's value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A command-line flag.
+    Flag,
+    /// A `PETSTORE_*` environment variable.
+    Variable,
+    /// Nothing was said: the default.
+    Default,
+    /// The program that built the settings in code (the tests, the command line's own
+    /// commands).
+    Program,
 }
 
 /// Everything the server needs to know to run.
@@ -135,9 +176,11 @@ pub struct Settings {
     pub sunset: DateTime<Utc>,
     pub cors_origins: Vec<String>,
     pub request_timeout: Duration,
-    pub rate_limits: bool,
+    pub rate_limits: RateLimits,
     pub ban: BanPolicy,
     pub backup: BackupSettings,
+    /// Where each value came from, by setting name (`bind`, `rate_limits`, …).
+    sources: BTreeMap<String, Source>,
 }
 
 impl std::fmt::Debug for Settings {
@@ -152,13 +195,72 @@ impl std::fmt::Debug for Settings {
             .field("rate_limits", &self.rate_limits)
             .field("ban", &self.ban)
             .field("backup", &self.backup)
+            .field("sources", &self.sources)
             .finish()
     }
 }
 
 impl Settings {
-    /// Settings from `db` (or the default data folder) and the serving arguments.
+    /// Settings from `db` (or the default data folder) and serving arguments built in code:
+    /// every value's source is [`Source::Program`].
     pub fn new(db: Option<PathBuf>, args: ServeArgs) -> Result<Self, Error> {
+        Self::build(db, args, BTreeMap::new())
+    }
+
+    /// Settings from parsed command-line matches that hold `--db` and the [`ServeArgs`]
+    /// flags (clap folds the variables and defaults in), noting each value's source.
+    pub fn from_matches(matches: &ArgMatches) -> Result<Self, Error> {
+        let args =
+            ServeArgs::from_arg_matches(matches).map_err(|e| Error::Settings(e.to_string()))?;
+        let db = matches.try_get_one::<PathBuf>("db").ok().flatten().cloned();
+        let known = <SettingsArgs as clap::CommandFactory>::command();
+        let is_setting = |id: &str| known.get_arguments().any(|arg| arg.get_id() == id);
+        let sources = matches
+            .ids()
+            .filter(|id| is_setting(id.as_str()))
+            .map(|id| {
+                let source = match matches.value_source(id.as_str()) {
+                    Some(ValueSource::CommandLine) => Source::Flag,
+                    Some(ValueSource::EnvVariable) => Source::Variable,
+                    _ => Source::Default,
+                };
+                (id.as_str().to_owned(), source)
+            })
+            .collect();
+        Self::build(db, args, sources)
+    }
+
+    /// Settings from `argv` (the program's name first), with the `PETSTORE_*` variables and
+    /// defaults behind the flags.
+    pub fn from_args<I, T>(argv: I) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = <SettingsArgs as clap::CommandFactory>::command()
+            .try_get_matches_from(argv)
+            .map_err(|e| Error::Settings(e.to_string()))?;
+        Self::from_matches(&matches)
+    }
+
+    /// Where the value of setting `name` (`bind`, `rate_limits`, …) came from.
+    pub fn source(&self, name: &str) -> Source {
+        if self.sources.is_empty() {
+            return Source::Program;
+        }
+        self.sources.get(name).copied().unwrap_or(Source::Default)
+    }
+
+    /// Whether setting `name` was given (by a flag or a variable) rather than defaulted.
+    pub fn was_given(&self, name: &str) -> bool {
+        matches!(self.source(name), Source::Flag | Source::Variable)
+    }
+
+    fn build(
+        db: Option<PathBuf>,
+        args: ServeArgs,
+        sources: BTreeMap<String, Source>,
+    ) -> Result<Self, Error> {
         let db = match db {
             Some(db) => db,
             None => default_db_path()?,
@@ -176,43 +278,30 @@ impl Settings {
             sunset: args.sunset.unwrap_or_else(default_sunset),
             cors_origins: cors_origins(args.cors_origins)?,
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
-            rate_limits: args.rate_limits != "off",
+            rate_limits: args.rate_limits,
             ban: BanPolicy {
                 max_rejections: args.ban_after,
                 ban_secs: args.ban_seconds,
                 ..defaults
             },
+            sources,
         })
     }
 
     /// Settings from the `PETSTORE_*` variables alone (the desktop app has no flags).
     pub fn from_env() -> Result<Self, Error> {
-        let parsed = EnvOnly::read()?;
-        Self::new(parsed.db, parsed.serve)
+        Self::from_args(["petstore"])
     }
 }
 
-/// The settings as the `PETSTORE_*` variables (and defaults) give them, without flags.
+/// `--db` and the serving flags: what [`Settings::from_args`] parses.
 #[derive(clap::Parser)]
-struct EnvOnly {
+#[command(name = "petstore")]
+struct SettingsArgs {
     #[arg(long, env = "PETSTORE_DB")]
     db: Option<PathBuf>,
     #[command(flatten)]
     serve: ServeArgs,
-}
-
-impl EnvOnly {
-    fn read() -> Result<Self, Error> {
-        <Self as clap::Parser>::try_parse_from(["petstore"])
-            .map_err(|e| Error::Settings(e.to_string()))
-    }
-}
-
-impl ServeArgs {
-    /// The serving settings from `PETSTORE_*` variables and defaults (no flags given).
-    pub fn default_from_env() -> Result<Self, Error> {
-        EnvOnly::read().map(|parsed| parsed.serve)
-    }
 }
 
 /// Shortest first admin key accepted from a setting.
@@ -348,5 +437,50 @@ mod tests {
         assert!(first_admin_key(Some("short".into())).is_err());
         assert_eq!(first_admin_key(Some(String::new())).ok(), Some(None));
         assert!(first_admin_key(Some("psk_0123456789abcdef".into())).is_ok());
+    }
+
+    #[test]
+    fn each_value_knows_whether_a_flag_a_variable_or_the_default_gave_it() {
+        // The only test that sets PETSTORE_* variables, so no other test sees them.
+        std::env::set_var("PETSTORE_BAN_AFTER", "7");
+        std::env::set_var("PETSTORE_RATE_LIMITS", "off");
+        let settings = Settings::from_args([
+            "petstore",
+            "--db",
+            "/tmp/x.sqlite",
+            "--bind",
+            "127.0.0.1:9000",
+            "--rate-limits",
+            "on",
+        ]);
+        std::env::remove_var("PETSTORE_BAN_AFTER");
+        std::env::remove_var("PETSTORE_RATE_LIMITS");
+        let settings = settings.unwrap();
+        assert_eq!(settings.bind, "127.0.0.1:9000".parse().unwrap());
+        assert_eq!(settings.source("bind"), Source::Flag);
+        assert_eq!(settings.source("db"), Source::Flag);
+        assert_eq!(
+            settings.rate_limits,
+            RateLimits::On,
+            "a flag beats a variable"
+        );
+        assert_eq!(settings.source("rate_limits"), Source::Flag);
+        assert_eq!(settings.ban.max_rejections, 7);
+        assert_eq!(settings.source("ban_after"), Source::Variable);
+        assert_eq!(settings.source("ban_seconds"), Source::Default);
+        assert_eq!(settings.source("admin_key"), Source::Default);
+        assert!(settings.was_given("bind") && !settings.was_given("sunset"));
+    }
+
+    #[test]
+    fn settings_built_in_code_say_so_and_take_typed_values() {
+        let args = ServeArgs {
+            rate_limits: RateLimits::Off,
+            ..ServeArgs::default()
+        };
+        let settings = Settings::new(Some("/tmp/y.sqlite".into()), args).unwrap();
+        assert_eq!(settings.rate_limits, RateLimits::Off);
+        assert_eq!(settings.source("rate_limits"), Source::Program);
+        assert!(!settings.was_given("bind"));
     }
 }

@@ -112,7 +112,9 @@ fn start(handle: &AppHandle, settings: &petstore::Settings) -> Result<(), String
     }
     let session_key = app.issue_session_key(SESSION_KEY_NAME);
 
-    let bind_was_set = std::env::var_os("PETSTORE_BIND").is_some();
+    // The same settings model as `petstore serve`: it knows whether PETSTORE_BIND gave the
+    // address or it is the default.
+    let bind_was_set = settings.was_given("bind");
     let window_addr = server::window_address(settings.bind, bind_was_set);
     let extra_addr = (bind_was_set && window_addr != settings.bind).then_some(settings.bind);
     let shell = tauri::async_runtime::block_on(Shell::start(

@@ -51,6 +51,7 @@ pub async fn authenticate(State(s): State<AppState>, mut req: Request, next: Nex
         .app
         .settings()
         .rate_limits
+        .is_on()
         .then(|| limit::check(s.app.limiter(), caller.as_deref(), addr));
     let key_name = caller.as_ref().map(|c| KeyName(c.name.clone()));
     let mut response = match (&decision, caller) {

@@ -512,7 +512,7 @@ async fn the_days_counts_are_saved_within_seconds_even_without_a_clean_shutdown(
 
 #[tokio::test]
 async fn with_rate_limits_off_no_headers_are_sent_and_nothing_is_refused() {
-    let (app, _) = app_at_with(T0, |a| a.rate_limits = "off".into()).await;
+    let (app, _) = app_at_with(T0, |a| a.rate_limits = petstore::RateLimits::Off).await;
     let key = app.key("readonly", "free").await;
     for i in 1..=70 {
         let res = get_as(&app, &key, "/pets").await;
@@ -526,6 +526,16 @@ async fn with_rate_limits_off_no_headers_are_sent_and_nothing_is_refused() {
         assert!(!res.headers().contains_key("x-ratelimit-limit"));
         assert_error(res, 401, "unauthorized").await;
     }
+}
+
+#[tokio::test]
+async fn a_restarted_server_keeps_its_settings() {
+    let (app, _) = app_at_with(T0, |a| a.rate_limits = petstore::RateLimits::Off).await;
+    let app = app.restart().await;
+    assert_eq!(app.settings.rate_limits, petstore::RateLimits::Off);
+    let res = get_without_key(&app, "/pets").await;
+    assert!(!res.headers().contains_key("x-ratelimit-limit"));
+    assert_error(res, 401, "unauthorized").await;
 }
 
 /// The one test on the real clock: 61 quick requests of a free key. Should a minute boundary

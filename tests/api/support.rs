@@ -31,6 +31,8 @@ pub struct Builder {
     args: ServeArgs,
     clock: Arc<dyn Clock>,
     dir: Option<Arc<TempDir>>,
+    /// Settings to start with as they are (a restart keeps the stopped server's).
+    settings: Option<Settings>,
 }
 
 impl Builder {
@@ -54,10 +56,12 @@ impl Builder {
         let dir = self
             .dir
             .unwrap_or_else(|| Arc::new(tempfile::tempdir().unwrap()));
-        let mut args = self.args;
-        args.bind = Some("127.0.0.1:0".parse().unwrap());
-        args.admin_key = Some(ADMIN_KEY.into());
-        let settings = Settings::new(Some(dir.path().join("store.sqlite")), args).unwrap();
+        let settings = self.settings.unwrap_or_else(|| {
+            let mut args = self.args;
+            args.bind = Some("127.0.0.1:0".parse().unwrap());
+            args.admin_key = Some(ADMIN_KEY.into());
+            Settings::new(Some(dir.path().join("store.sqlite")), args).unwrap()
+        });
         let app = App::open_with_clock(&settings, self.clock.clone()).unwrap();
         let listener = tokio::net::TcpListener::bind(settings.bind).await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -84,6 +88,7 @@ impl TestApp {
             args: ServeArgs::default(),
             clock: Arc::new(SystemClock),
             dir: None,
+            settings: None,
         }
     }
 
@@ -178,14 +183,16 @@ impl TestApp {
         self.dir.clone()
     }
 
-    /// Stops the server and starts a new one on the same store file.
+    /// Stops the server and starts a new one on the same store file with the same settings.
     pub async fn restart(self) -> Self {
         let clock = self.clock.clone();
+        let settings = self.settings.clone();
         let dir = self.stop().await;
         Builder {
             args: ServeArgs::default(),
             clock,
             dir: Some(dir),
+            settings: Some(settings),
         }
         .spawn()
         .await
