@@ -1,11 +1,14 @@
 //! The one module that talks to the server. It adds the key, encodes bodies, decodes the
 //! Error shape {code, message, status} into ApiError, and handles 429: it waits Retry-After,
-//! then backs off exponentially with jitter, for a few tries, before giving up.
+//! then backs off exponentially with jitter, for a few tries, before giving up. A request with
+//! an Idempotency-Key is also retried, with the same key, after a network error, 408 or 5xx.
 
 import { parseRetryAfter, retryDelay, sleep } from './backoff.js';
 
 /** How many times a 429 is retried before the error is shown. */
 const MAX_RETRIES = 4;
+/** How many times an idempotent request is retried after a network error, 408 or 5xx. */
+const MAX_SAFE_RETRIES = 2;
 /** A wait longer than this (a ban, a spent day) is not sat out: the error is shown instead. */
 const MAX_WAIT_MS = 65_000;
 
@@ -116,13 +119,28 @@ export async function request(method, path, opts = {}) {
     init.body = JSON.stringify(opts.body);
   }
 
+  // A request carrying an Idempotency-Key is retried as it is, same key and all, after a
+  // network error, a timeout or a 5xx: the server does it at most once, so the retry can
+  // only get the first answer back, never make a second sale.
+  const idempotent = Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key');
   for (let attempt = 0; ; attempt += 1) {
     /** @type {Response} */
     let res;
     try {
       res = await fetch(url, init);
     } catch {
+      if (idempotent && attempt < MAX_SAFE_RETRIES) {
+        await sleep(retryDelay(attempt, null));
+        continue;
+      }
       throw new ApiError(0, 'network', 'The server cannot be reached. Check that it is running and that this device is on the shop network.');
+    }
+    if (idempotent && (res.status === 408 || res.status >= 500) && attempt < MAX_SAFE_RETRIES) {
+      const wait = retryDelay(attempt, parseRetryAfter(res.headers.get('Retry-After')));
+      if (wait <= MAX_WAIT_MS) {
+        await sleep(wait);
+        continue;
+      }
     }
     if (res.ok) {
       if (limitState.state !== 'ok' && !opts.key) setLimit({ state: 'ok' });
