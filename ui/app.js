@@ -168,7 +168,8 @@ async function start(key, desktop, knownRole, member) {
     }
   }
   const admin = role === 'admin';
-  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff') || admin) && (n !== 'network' || (desktop && network.available())));
+  // Opening the store to the shop's network is a manager's decision, also at the counter PC.
+  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff') || admin) && (n !== 'network' || (desktop && admin && network.available())));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });
