@@ -23,6 +23,7 @@ from headers import DEPRECATION_HEADERS, HEADERS, PARAMETERS
 from parts import json_content, schema, with_rate_limits
 from paths import PATHS
 from schemas import SCHEMAS
+import pairing
 import staff
 from shop import extend as extend_shop
 
@@ -107,7 +108,7 @@ DOCUMENT = {
         {"name": "Admin", "description": "API keys, their plans and bans; health."},
     ],
     "security": [{"ApiKeyHeader": []}, {"BearerAuth": []}],
-    "paths": dict(PATHS, **staff.PATHS),
+    "paths": dict(PATHS, **staff.PATHS, **pairing.PATHS),
     "components": {
         "securitySchemes": {
             "ApiKeyHeader": {
@@ -122,7 +123,7 @@ DOCUMENT = {
                 "description": "The key's secret as a bearer token.",
             },
         },
-        "schemas": dict(SCHEMAS, **staff.SCHEMAS),
+        "schemas": dict(SCHEMAS, **staff.SCHEMAS, **pairing.SCHEMAS),
         "parameters": dict(PARAMETERS, **staff.PARAMETERS),
         "headers": HEADERS,
         "responses": dict(

@@ -25,6 +25,8 @@ need_packages() {
 
 suite_rust() {
   echo "== formatting, lints, unit and HTTP tests"
+  # The pairing test renders the QR code with rsvg-convert and reads it back with zbarimg.
+  need_packages librsvg2-bin zbar-tools
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
   cargo test

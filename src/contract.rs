@@ -599,6 +599,27 @@ pub const OPERATIONS: &[Operation] = &[
         "Admin",
         "admin",
     )),
+    beta(op(
+        "POST",
+        "/admin/pairings",
+        "createPairing",
+        "Admin",
+        "admin",
+    )),
+    beta(op(
+        "GET",
+        "/admin/pairings/{code}/qr.svg",
+        "getPairingQr",
+        "Admin",
+        "admin",
+    )),
+    beta(keyless(op(
+        "POST",
+        "/pair",
+        "pairDevice",
+        "Admin",
+        "readonly",
+    ))),
     experimental(op("GET", "/events", "streamEvents", "Store", "readonly")),
     keyless(op("GET", "/health", "health", "Admin", "readonly")),
 ];

@@ -1,10 +1,12 @@
 //! Who is signed in. The desktop window injects `window.__PETSTORE_SESSION__` before the page
 //! loads and is never shown the sign-in page; in a browser the typed key lives in
-//! sessionStorage only (gone when the tab closes), never in localStorage or a URL.
+//! sessionStorage only (gone when the tab closes), never in a URL. A till paired by a QR code
+//! (`/pair`) keeps its own key in localStorage, so it stays signed in after a restart.
 
 import { request, ApiError } from './api.js';
 
 const STORAGE_KEY = 'petstore.key';
+const DEVICE_KEY = 'petstore.device-key';
 
 /**
  * @typedef {object} Session
@@ -18,7 +20,7 @@ export function loadSession() {
   if (injected && typeof injected.key === 'string' && injected.key !== '') {
     return { key: injected.key, desktop: Boolean(injected.desktop) };
   }
-  const key = sessionStorage.getItem(STORAGE_KEY);
+  const key = sessionStorage.getItem(STORAGE_KEY) ?? localStorage.getItem(DEVICE_KEY);
   return key ? { key, desktop: false } : null;
 }
 
@@ -27,8 +29,17 @@ export function rememberKey(key) {
   sessionStorage.setItem(STORAGE_KEY, key);
 }
 
+/**
+ * Keep a paired device's key on this device.
+ * @param {string} key
+ */
+export function rememberDeviceKey(key) {
+  localStorage.setItem(DEVICE_KEY, key);
+}
+
 export function forgetKey() {
   sessionStorage.removeItem(STORAGE_KEY);
+  localStorage.removeItem(DEVICE_KEY);
 }
 
 /**

@@ -61,7 +61,7 @@ impl From<&WindowStatus> for WindowView {
 
 /// A key just created: the only answer that carries its secret.
 #[derive(Serialize)]
-struct CreatedKey {
+pub(super) struct CreatedKey {
     #[serde(flatten)]
     key: KeyView,
     secret: String,
@@ -116,6 +116,16 @@ pub async fn list(
         .map(|k| view(&s.app, k))
         .collect();
     Ok(respond::page(&uri, page, &Paged { items, total }))
+}
+
+/// The answer for a key just made (here, or by pairing a till): the key and its secret.
+pub(super) fn created(app: &App, record: KeyRecord, secret: String) -> Response {
+    let id = record.id;
+    let created = CreatedKey {
+        key: view(app, record),
+        secret,
+    };
+    respond::created(format!("/admin/keys/{id}"), &created)
 }
 
 pub async fn create(

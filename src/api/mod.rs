@@ -21,6 +21,7 @@ mod listener;
 mod middleware;
 mod nofile;
 mod orders;
+mod pairings;
 mod pets;
 mod profile;
 mod public_limit;

@@ -17,8 +17,8 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, backups, categories, docs, events, health, inventory, middleware, orders, pets, profile,
-    public_limit, reports, session, staff, stocktakes, transfer, ui,
+    admin, backups, categories, docs, events, health, inventory, middleware, orders, pairings,
+    pets, profile, public_limit, reports, session, staff, stocktakes, transfer, ui,
 };
 
 /// What the UI and the docs may load: only this server's own files (shops are offline),
@@ -148,6 +148,11 @@ pub fn build(state: AppState) -> Router {
             "/admin/backups/{name}",
             stability("beta", get(backups::download)),
         )
+        .route("/admin/pairings", stability("beta", post(pairings::create)))
+        .route(
+            "/admin/pairings/{code}/qr.svg",
+            stability("beta", get(pairings::qr)),
+        )
         .layer(from_fn_with_state(state.clone(), middleware::deadline))
         // The event stream is long-lived by design: no request timeout.
         .route("/events", stability("experimental", get(events::stream)))
@@ -156,6 +161,10 @@ pub fn build(state: AppState) -> Router {
     // Signing in needs no key: it counts against the caller's address under the Free plan.
     let sign_in = Router::new()
         .route("/session", stability("beta", post(session::sign_in)))
+        .route(
+            "/pair",
+            get(ui::pair_page).merge(stability("beta", post(pairings::pair))),
+        )
         .layer(from_fn_with_state(state.clone(), middleware::deadline));
 
     // Routes with no key: a cheap per-address limit instead of the plans'.

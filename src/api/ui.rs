@@ -30,6 +30,11 @@ async fn index(headers: HeaderMap) -> Response {
     embedded::serve::<UiFiles>("index.html", &headers)
 }
 
+/// `GET /pair?code=…`: the page a till opens from a pairing QR code.
+pub async fn pair_page(headers: HeaderMap) -> Response {
+    embedded::serve::<UiFiles>("pair.html", &headers)
+}
+
 async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
     embedded::serve::<UiFiles>(&path, &headers)
 }

@@ -6,6 +6,7 @@
 //! - [`idempotency`]: idempotent requests in flight in this process;
 //! - [`maintenance`]: the thread that saves, re-reads keys and prunes;
 //! - `staff`: staff members signing in by name and PIN, and out.
+//! - [`pairings`]: one-time codes that pair a till;
 //! - [`backups`]: the backup folder and the thread that backs the store up on schedule.
 //!
 //! [`App::close`] stops maintenance and backups, saves once more, and closes the store.
@@ -14,6 +15,7 @@ pub mod backups;
 pub mod idempotency;
 pub mod keys;
 mod maintenance;
+pub mod pairings;
 mod staff;
 pub mod usage;
 
@@ -48,6 +50,7 @@ struct Inner {
     /// Wrong-PIN counts and locks of staff sign-ins.
     sign_ins: crate::auth::pin::SignInGuard,
     backups: backups::Backups,
+    pairings: pairings::Pairings,
 }
 
 impl App {
@@ -74,6 +77,7 @@ impl App {
                 maintenance: maintenance::Maintenance::default(),
                 sign_ins: crate::auth::pin::SignInGuard::default(),
                 backups: backups::Backups::new(settings.db.clone(), settings.backup.clone()),
+                pairings: pairings::Pairings::default(),
             }),
         };
         app.inner.maintenance.start(Arc::downgrade(&app.inner))?;
@@ -110,6 +114,11 @@ impl App {
     /// The store's backups: the schedule, the folder, taking one now.
     pub fn backups(&self) -> &backups::Backups {
         &self.inner.backups
+    }
+
+    /// Pairing codes waiting for their device.
+    pub fn pairings(&self) -> &pairings::Pairings {
+        &self.inner.pairings
     }
 
     /// Idempotent requests in flight.

@@ -15,6 +15,7 @@ pub mod import;
 pub mod inventory;
 pub mod key;
 pub mod order;
+pub mod pairing;
 pub mod pet;
 pub mod profile;
 pub mod query;

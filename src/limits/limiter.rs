@@ -211,6 +211,20 @@ impl Limiter {
         }
     }
 
+    /// Counts a refusal of `subject` that was not a rate limit (a wrong pairing code) toward
+    /// its ban, as a 429 would count.
+    pub fn record_refusal(&self, subject: &Subject) {
+        let mut map = self.shard(subject);
+        let now = self.clock.now();
+        if map.len() >= MAX_PER_SHARD && !map.contains_key(subject) {
+            self.make_room(&mut map, now);
+        }
+        map.entry(*subject)
+            .or_default()
+            .ban
+            .record_rejection(&self.policy, now);
+    }
+
     /// Both windows of `subject` under `quota` right now, counting nothing (for listings).
     pub fn peek(&self, subject: &Subject, quota: Quota) -> Status {
         let map = self.shard(subject);

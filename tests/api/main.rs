@@ -20,6 +20,7 @@ mod inventory;
 mod openapi;
 mod orders;
 mod paging;
+mod pairing;
 mod pets;
 mod rate_limits;
 mod reports;

@@ -1,0 +1,150 @@
+"""Pairing a till with a one-time code and its QR code (interface 1.1, beta). generate.py
+merges these tables into the document."""
+
+from errors import BODY, responses
+from headers import BETA
+from parts import NAME, TIMESTAMP, described, header, ref, request_body, schema, success
+
+BETA_X = {"x-stability": "beta"}
+CODE = {
+    "type": "string",
+    "pattern": "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$",
+    "description": (
+        "8 characters from an alphabet without look-alikes (no 0, O, 1, I or L). When sent, "
+        "case, spaces and dashes do not matter."
+    ),
+    "example": "K7QM4XPA",
+}
+
+SCHEMAS = {
+    "NewPairing": {
+        "type": "object",
+        "description": "The key the paired device will get.",
+        "required": ["name", "role", "plan"],
+        "additionalProperties": False,
+        "properties": {
+            "name": described(NAME, "A name for people, e.g. `till 2`."),
+            "role": {
+                "type": "string",
+                "enum": ["readonly", "pos", "staff"],
+                "description": "Never `admin`: an admin key is not handed out by a code.",
+            },
+            "plan": {"type": "string", "enum": ["free", "pro", "business"]},
+        },
+        "example": {"name": "till 2", "role": "pos", "plan": "pro"},
+    },
+    "Pairing": {
+        "type": "object",
+        "description": "A one-time code, valid 10 minutes, and the address that uses it.",
+        "required": ["code", "expiresAt", "url"],
+        "properties": {
+            "code": CODE,
+            "expiresAt": TIMESTAMP,
+            "url": {
+                "type": "string",
+                "description": (
+                    "What a device on the shop's network opens: this server's address as the "
+                    "admin reached it, `/pair?code=<code>`."
+                ),
+                "example": "http://192.168.1.20:8080/pair?code=K7QM4XPA",
+            },
+        },
+    },
+    "PairRequest": {
+        "type": "object",
+        "required": ["code"],
+        "additionalProperties": False,
+        "properties": {"code": CODE},
+    },
+}
+
+pair_responses = responses(
+    {
+        "201": success(
+            "The new key, with its secret (as `POST /admin/keys` answers).",
+            schema("CreatedApiKey"),
+            {"Location": header("Location"), **BETA},
+        ),
+        "404": ref("responses", "NotFound"),
+    },
+    *BODY,
+    "ValidationFailed",
+    forbidden=False,
+)
+
+PATHS = {
+    "/admin/pairings": {
+        "post": {
+            "tags": ["Admin"],
+            "operationId": "createPairing",
+            "summary": "Open a pairing code for a till (beta)",
+            "description": (
+                "A one-time code, valid 10 minutes, that one device trades for its own key "
+                "(`POST /pair`). Show the `url` as a QR code (`qr.svg`) or the code in large "
+                "letters. Codes live in the server's memory: a restart forgets them. "
+                "Role: admin."
+            ),
+            "requestBody": request_body("NewPairing", "The key the device will get."),
+            "responses": responses(
+                {
+                    "201": success(
+                        "The code and its address.",
+                        schema("Pairing"),
+                        {"Location": header("Location"), **BETA},
+                    )
+                },
+                *BODY,
+                "ValidationFailed",
+            ),
+            **BETA_X,
+        }
+    },
+    "/admin/pairings/{code}/qr.svg": {
+        "parameters": [
+            {
+                "name": "code",
+                "in": "path",
+                "required": True,
+                "description": "A waiting pairing code.",
+                "schema": {"type": "string"},
+            }
+        ],
+        "get": {
+            "tags": ["Admin"],
+            "operationId": "getPairingQr",
+            "summary": "The pairing address as a QR code (beta)",
+            "description": (
+                "An SVG QR code of the pairing's `url`. A used, expired or unknown code is 404. "
+                "Role: admin."
+            ),
+            "responses": responses(
+                {
+                    "200": success(
+                        "The QR code.",
+                        headers=BETA,
+                        content={"image/svg+xml": {"schema": {"type": "string"}}},
+                    ),
+                    "404": ref("responses", "NotFound"),
+                }
+            ),
+            **BETA_X,
+        },
+    },
+    "/pair": {
+        "post": {
+            "tags": ["Admin"],
+            "operationId": "pairDevice",
+            "summary": "Trade a pairing code for a key (beta)",
+            "description": (
+                "Needs no key. A waiting code is used up and answers the new key, `secret` "
+                "included, once. An unknown, used or expired code is 404 `not_found`, and counts "
+                "toward a temporary ban of the caller's address like a refused request. Requests "
+                "count against the caller's address under the Free plan."
+            ),
+            "security": [],
+            "requestBody": request_body("PairRequest", "The code."),
+            "responses": pair_responses,
+            **BETA_X,
+        }
+    },
+}

@@ -1,0 +1,212 @@
+//! Pairing a till: a one-time code and its QR code, traded once for a key with no key sent.
+
+use std::sync::Arc;
+
+use petstore::limits::TestClock;
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::support::{assert_error, body, header, TestApp};
+
+async fn open_pairing(app: &TestApp, role: &str) -> Value {
+    let res = app
+        .post(
+            "/admin/pairings",
+            json!({ "name": "till 2", "role": role, "plan": "pro" }),
+        )
+        .await;
+    assert_eq!(res.status(), 201, "opening a pairing");
+    assert_eq!(header(&res, "x-stability"), "beta");
+    body(res).await
+}
+
+async fn pair(app: &TestApp, code: &str) -> reqwest::Response {
+    app.client
+        .post(app.url("/pair"))
+        .json(&json!({ "code": code }))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_pairing_code_is_traded_once_for_a_key_that_sells() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Fish").await;
+    let pet = app.pet_with_stock("Nemo", cat, 3).await;
+    let pairing = open_pairing(&app, "pos").await;
+    let code = pairing["code"].as_str().unwrap();
+    assert_eq!(code.len(), 8);
+    assert!(
+        code.chars()
+            .all(|c| "ABCDEFGHJKMNPQRSTUVWXYZ23456789".contains(c)),
+        "{code}"
+    );
+    assert_eq!(
+        pairing["url"],
+        format!("http://{}/pair?code={code}", app.addr)
+    );
+    let expires =
+        chrono::DateTime::parse_from_rfc3339(pairing["expiresAt"].as_str().unwrap()).unwrap();
+    let left = expires.timestamp() - chrono::Utc::now().timestamp();
+    assert!(
+        (595..=601).contains(&left),
+        "valid 10 minutes, {left} s left"
+    );
+
+    let res = pair(&app, &code.to_lowercase()).await;
+    assert_eq!(res.status(), 201);
+    let location = header(&res, "location");
+    let key = body(res).await;
+    assert_eq!(key["name"], "till 2");
+    assert_eq!(key["role"], "pos");
+    assert_eq!(key["plan"], "pro");
+    assert_eq!(location, format!("/admin/keys/{}", key["id"]));
+    let secret = key["secret"].as_str().unwrap().to_owned();
+
+    let res = app
+        .request_as(&secret, Method::POST, "/store/orders")
+        .json(&json!({ "petId": pet, "quantity": 1 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201, "the paired till sells");
+    let res = app
+        .request_as(&secret, Method::POST, "/categories")
+        .json(&json!({ "name": "Not for a till" }))
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 403, "forbidden").await;
+
+    assert_error(pair(&app, code).await, 404, "not_found").await;
+    let res = app.get(&format!("/admin/pairings/{code}/qr.svg")).await;
+    assert_error(res, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn an_expired_code_is_not_found() {
+    let clock = Arc::new(TestClock::new(chrono::Utc::now().timestamp()));
+    let app = TestApp::builder().clock(clock.clone()).spawn().await;
+    let pairing = open_pairing(&app, "readonly").await;
+    clock.advance(601);
+    assert_error(
+        pair(&app, pairing["code"].as_str().unwrap()).await,
+        404,
+        "not_found",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_pairing_makes_no_admin_key_and_needs_an_admin() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .post(
+            "/admin/pairings",
+            json!({ "name": "boss tablet", "role": "admin", "plan": "pro" }),
+        )
+        .await;
+    let message = assert_error(res, 422, "validation_failed").await;
+    assert!(message.contains("role"), "{message}");
+    let staff = app.key("staff", "pro").await;
+    let res = app
+        .request_as(&staff, Method::POST, "/admin/pairings")
+        .json(&json!({ "name": "t", "role": "pos", "plan": "pro" }))
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 403, "forbidden").await;
+    let res = app
+        .client
+        .post(app.url("/pair"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 422, "validation_failed").await;
+}
+
+#[tokio::test]
+async fn wrong_codes_get_the_callers_address_banned() {
+    let app = TestApp::builder().args(|a| a.ban_after = 3).spawn().await;
+    let pairing = open_pairing(&app, "pos").await;
+    // More than `ban_after` wrong codes in a minute start the ban, as refusals do.
+    for wrong in ["AAAAAAAA", "BBBBBBBB", "CCCCCCCC", "not-a-code"] {
+        assert_error(pair(&app, wrong).await, 404, "not_found").await;
+    }
+    let res = pair(&app, "DDDDDDDD").await;
+    assert_error(res, 429, "temporarily_banned").await;
+    // Even the right code is refused while the address is banned.
+    let res = pair(&app, pairing["code"].as_str().unwrap()).await;
+    assert_eq!(res.status(), 429);
+}
+
+/// The QR code drawn by the server, rendered to PNG and read by an independent decoder,
+/// gives back exactly the pairing's `url`. Needs `rsvg-convert` (librsvg2-bin) and
+/// `zbarimg` (zbar-tools), which ./scripts/test.sh installs.
+#[tokio::test]
+async fn the_qr_code_decodes_to_exactly_the_pairing_url() {
+    let app = TestApp::spawn().await;
+    let pairing = open_pairing(&app, "pos").await;
+    let code = pairing["code"].as_str().unwrap();
+    let res = app.get(&format!("/admin/pairings/{code}/qr.svg")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "content-type"), "image/svg+xml");
+    let svg = res.bytes().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (svg_path, png_path) = (dir.path().join("qr.svg"), dir.path().join("qr.png"));
+    std::fs::write(&svg_path, &svg).unwrap();
+    let rendered = std::process::Command::new("rsvg-convert")
+        .args([
+            "--width",
+            "400",
+            "--height",
+            "400",
+            "--background-color",
+            "white",
+            "-o",
+        ])
+        .arg(&png_path)
+        .arg(&svg_path)
+        .output()
+        .expect("rsvg-convert (Debian's librsvg2-bin) is installed");
+    assert!(
+        rendered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    let decoded = std::process::Command::new("zbarimg")
+        .args(["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable"])
+        .arg(&png_path)
+        .output()
+        .expect("zbarimg (Debian's zbar-tools) is installed");
+    assert!(
+        decoded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&decoded.stderr)
+    );
+    let text = String::from_utf8(decoded.stdout).unwrap();
+    assert_eq!(
+        text.trim_end_matches('\n'),
+        pairing["url"].as_str().unwrap()
+    );
+}
+
+#[tokio::test]
+async fn the_pairing_page_is_served_without_a_key() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .client
+        .get(app.url("/pair?code=K7QM4XPA"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(header(&res, "content-type").starts_with("text/html"));
+    let html = res.text().await.unwrap();
+    assert!(html.contains("/ui/pair.js"), "{html}");
+    let script = app.client.get(app.url("/ui/pair.js")).send().await.unwrap();
+    assert_eq!(script.status(), 200);
+    assert!(script.text().await.unwrap().contains("'/pair'"));
+}
