@@ -109,6 +109,7 @@ pub async fn pair(State(s): State<AppState>, req: Request) -> Response {
         .app
         .settings()
         .rate_limits
+        .is_on()
         .then(|| limit::check(s.app.limiter(), None, addr));
     let mut response = match &decision {
         Some((decision, _)) if !decision.is_allowed() => {
