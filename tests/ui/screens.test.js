@@ -78,6 +78,8 @@ describe('every screen, checked by axe-core and photographed', () => {
       if (status) await admin.patch(`/pets/${p.id}`, { status });
     }
     await admin.post(`/store/inventory/${ids[3]}/adjustments`, { delta: 20, reason: 'Delivery' });
+    // Reorder points for the goods a shop restocks (not for single animals).
+    for (const [i, point] of [[3, 40], [4, 10], [6, 20], [7, 5], [8, 3]]) await admin.patch(`/store/inventory/${ids[i]}`, { reorderPoint: point });
     const till = await admin.post('/admin/keys', { name: 'Till 1', role: 'pos', plan: 'pro' });
     await admin.post('/admin/keys', { name: 'Counter tablet', role: 'staff', plan: 'business' });
     await admin.post('/admin/keys', { name: 'Wall screen', role: 'readonly', plan: 'pro' });
@@ -142,6 +144,18 @@ describe('every screen, checked by axe-core and photographed', () => {
         await page.locator('main table').first().waitFor();
         await shot(name);
       }
+
+      // Every other page the navigation offers (staff members, backups, later ones too).
+      const seen = new Set(['Pets', 'Categories', 'Inventory', 'Orders', 'Keys']);
+      for (const link of await page.locator('nav.nav a').allInnerTexts()) {
+        if (seen.has(link.trim())) continue;
+        await page.getByRole('link', { name: link.trim(), exact: true }).click();
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await settle();
+        await shot(link.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-'));
+      }
+      await page.getByRole('link', { name: 'Keys', exact: true }).click();
+      await settle();
 
       await page.getByRole('button', { name: '+ Create key' }).click();
       await dialog.getByLabel('Name', { exact: true }).fill('Till 2');
