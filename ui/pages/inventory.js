@@ -87,9 +87,13 @@ export function mount(ctx) {
     return kept;
   }
 
-  function draw() {
+  function syncLowCount() {
     const lowCount = [...items.values()].filter(isLow).length;
     /** @type {HTMLElement} */ (tabs.querySelector('#inv-tab-low')).textContent = lowCount ? `Low stock (${lowCount})` : 'Low stock';
+  }
+
+  function draw() {
+    syncLowCount();
     const all = visible();
     if (state.offset >= all.length) state.offset = Math.max(0, Math.floor((all.length - 1) / state.limit) * state.limit);
     const pageRows = all.slice(state.offset, state.offset + state.limit);
@@ -101,15 +105,15 @@ export function mount(ctx) {
         h('td', { class: 'muted id wide-only' }, `#${it.petId}`),
         h('th', { scope: 'row', class: 'name' }, pet.name),
         h('td', {}, categories.get(pet.categoryId) ?? '—'),
-        h('td', {}, statusCell(pet, it.quantity, canEdit)),
-        h('td', { class: 'num' }, stockFigure(it.quantity, isLow(it))),
+        h('td', { 'data-cell': 'status' }, statusCell(pet, it.quantity, canEdit)),
+        h('td', { class: 'num', 'data-cell': 'stock' }, stockFigure(it.quantity, isLow(it))),
         h('td', { class: 'num' }, canStock
-          ? h('button', { type: 'button', class: 'btn btn-small', 'data-focus-key': `${k}-rp`, onclick: () => openReorderPoint(pet, it) },
+          ? h('button', { type: 'button', class: 'btn btn-small', 'data-focus-key': `${k}-rp`, onclick: () => openReorderPoint(pet, items.get(it.petId) ?? it) },
             typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : 'Set', srOnly(` reorder point of ${pet.name}`))
           : h('span', { class: 'muted' }, typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '—')),
         actionsCell(
-          canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, it.quantity) }, 'Adjust', srOnly(` ${pet.name}`)) : null,
-          canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, it.quantity) }, 'Set count', srOnly(` of ${pet.name}`)) : null,
+          canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, items.get(it.petId)?.quantity) }, 'Adjust', srOnly(` ${pet.name}`)) : null,
+          canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, items.get(it.petId)?.quantity) }, 'Set count', srOnly(` of ${pet.name}`)) : null,
           h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${pet.name}`)),
         ),
       );
@@ -166,8 +170,19 @@ export function mount(ctx) {
     focus: () => search.focus(),
     affects(/** @type {StoreEvent} */ ev) {
       if (ev.type.startsWith('inventory.') && ev.data && typeof ev.data.petId === 'number' && items.has(ev.data.petId)) {
-        items.set(ev.data.petId, { ...items.get(ev.data.petId), ...ev.data });
-        draw();
+        // Only the row's figures change: rows do not re-sort or move under the pointer while
+        // a till sells; the next load (or a click on a header) puts them in order again.
+        const it = { ...items.get(ev.data.petId), ...ev.data };
+        items.set(it.petId, it);
+        syncLowCount();
+        const tr = results.querySelector(`tr[data-pet-id="${it.petId}"]`);
+        if (tr) {
+          const pet = pets.get(it.petId) ?? { id: it.petId, name: `Pet #${it.petId}`, categoryId: 0 };
+          replace(/** @type {HTMLElement} */ (tr.querySelector('[data-cell="status"]')), statusCell(pet, it.quantity, canEdit));
+          replace(/** @type {HTMLElement} */ (tr.querySelector('[data-cell="stock"]')), stockFigure(it.quantity, isLow(it)));
+          const rp = tr.querySelector(`[data-focus-key="inv-${it.petId}-rp"]`);
+          if (rp) replace(/** @type {HTMLElement} */ (rp), typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : 'Set', srOnly(` reorder point of ${pet.name}`));
+        }
         return false;
       }
       return true;

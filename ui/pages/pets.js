@@ -160,8 +160,8 @@ export function mount(ctx) {
       h('td', { class: 'muted id wide-only' }, `#${pet.id}`),
       h('th', { scope: 'row', class: 'name' }, n),
       h('td', {}, categories.get(pet.categoryId) ?? `#${pet.categoryId}`),
-      h('td', {}, statusCell(pet, qty, canEdit)),
-      h('td', { class: 'num' }, stockFigure(qty, isLow(item))),
+      h('td', { 'data-cell': 'status' }, statusCell(pet, qty, canEdit)),
+      h('td', { class: 'num', 'data-cell': 'stock' }, stockFigure(qty, isLow(item))),
       actionsCell(
         canStock
           ? h('div', { class: 'stepper', role: 'group', 'aria-label': `Stock of ${n}` },
@@ -169,25 +169,28 @@ export function mount(ctx) {
             h('button', { type: 'button', class: 'btn btn-step', 'data-focus-key': `${k}-plus`, onclick: () => quickAdjust(pet, 1) }, '+1', srOnly(` to ${n}`)),
           )
           : null,
-        canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, qty) }, 'Adjust', srOnly(` ${n}`)) : null,
-        canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, qty) }, 'Set count', srOnly(` of ${n}`)) : null,
+        canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, shown.get(pet.id)?.item?.quantity ?? qty) }, 'Adjust', srOnly(` ${n}`)) : null,
+        canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, shown.get(pet.id)?.item?.quantity ?? qty) }, 'Set count', srOnly(` of ${n}`)) : null,
         h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${n}`)),
         canEdit ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-edit`, onclick: () => openPetForm(pet) }, 'Edit', srOnly(` ${n}`)) : null,
       ),
     );
   }
 
-  /** Redraw one row from a changed inventory item, keeping the keyboard where it was. @param {InventoryItem} item */
+  /**
+   * Show a changed inventory item in its row: only the status and stock cells change, so the
+   * row's buttons stay where they are (and keep the keyboard) while a till sells.
+   * @param {InventoryItem} item
+   */
   function redrawRow(item) {
     const at = shown.get(item.petId);
     if (!at) return;
-    const active = /** @type {HTMLElement | null} */ (document.activeElement);
-    const focusKey = active && at.tr.contains(active) ? active.dataset.focusKey : undefined;
     at.item = { ...at.item, ...item };
-    const tr = row(at.pet, at.item);
-    at.tr.replaceWith(tr);
-    at.tr = tr;
-    if (focusKey) /** @type {HTMLElement | null} */ (tr.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`))?.focus();
+    const qty = at.item.quantity;
+    replace(/** @type {HTMLElement} */ (at.tr.querySelector('[data-cell="status"]')), statusCell(at.pet, qty, canEdit));
+    replace(/** @type {HTMLElement} */ (at.tr.querySelector('[data-cell="stock"]')), stockFigure(qty, isLow(at.item)));
+    const minus = /** @type {HTMLButtonElement | null} */ (at.tr.querySelector(`[data-focus-key="pet-${at.pet.id}-minus"]`));
+    if (minus) minus.disabled = qty === 0;
   }
 
   /** @type {import('../refresh.js').PageView} */
