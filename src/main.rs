@@ -6,11 +6,13 @@ use petstore::Settings;
 
 fn main() -> std::process::ExitCode {
     // Log lines are written by a background thread, so a slow terminal or pipe never holds
-    // up a request; the guard flushes what is left when main returns.
+    // up a request: when its buffer is full, lines are dropped (never waited for) and counted,
+    // and the count is reported. The guard flushes what is left when main returns.
     let (log_writer, _flush_on_exit) =
         tracing_appender::non_blocking::NonBlockingBuilder::default()
-            .lossy(false)
+            .lossy(true)
             .finish(std::io::stderr());
+    report_dropped_log_lines(log_writer.error_counter());
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("PETSTORE_LOG")
@@ -48,4 +50,27 @@ fn run_server(settings: Settings) -> Result<(), petstore::Error> {
         .enable_all()
         .build()?
         .block_on(cli::serve(settings))
+}
+
+/// Says now and then how many log lines were dropped because the log could not keep up.
+fn report_dropped_log_lines(counter: tracing_appender::non_blocking::ErrorCounter) {
+    let spawned = std::thread::Builder::new()
+        .name("log-dropped".into())
+        .spawn(move || {
+            let mut reported = 0;
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(10));
+                let dropped = counter.dropped_lines();
+                if dropped > reported {
+                    eprintln!(
+                        "petstore: {} log lines dropped ({dropped} in all): the log could not keep up",
+                        dropped - reported
+                    );
+                    reported = dropped;
+                }
+            }
+        });
+    if let Err(err) = spawned {
+        eprintln!("petstore: cannot watch the log for dropped lines: {err}");
+    }
 }

@@ -193,13 +193,61 @@ pub async fn track(req: Request, next: Next) -> Response {
         .extensions()
         .get::<KeyName>()
         .map_or("-", |k| k.0.as_str());
-    tracing::info!(
-        target: "petstore::request",
-        "{method} {path} {} {:.1}ms key={key}",
-        status.as_u16(),
-        started.elapsed().as_secs_f64() * 1000.0
-    );
+    // Refusals (401, 429) come in floods when someone hammers the server: log a sample.
+    let refusal = matches!(status.as_u16(), 401 | 429);
+    if let Some(unlogged) = if refusal { REFUSALS.sample() } else { Some(0) } {
+        let also = if unlogged > 0 {
+            format!(" (+{unlogged} refusals not logged)")
+        } else {
+            String::new()
+        };
+        tracing::info!(
+            target: "petstore::request",
+            "{method} {path} {} {:.1}ms key={key}{also}",
+            status.as_u16(),
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+    }
     response
+}
+
+/// Refusals logged: at most [`RefusalSample::PER_SECOND`] a second, the rest counted.
+static REFUSALS: RefusalSample = RefusalSample::new();
+
+struct RefusalSample {
+    second: std::sync::atomic::AtomicU64,
+    logged: std::sync::atomic::AtomicU64,
+    unlogged: std::sync::atomic::AtomicU64,
+}
+
+impl RefusalSample {
+    const PER_SECOND: u64 = 5;
+
+    const fn new() -> Self {
+        Self {
+            second: std::sync::atomic::AtomicU64::new(0),
+            logged: std::sync::atomic::AtomicU64::new(0),
+            unlogged: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// `Some(refusals not logged since the last logged one)` to log this one, `None` to skip.
+    fn sample(&self) -> Option<u64> {
+        self.sample_at(u64::try_from(chrono::Utc::now().timestamp()).unwrap_or(0))
+    }
+
+    fn sample_at(&self, now: u64) -> Option<u64> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.second.swap(now, Relaxed) != now {
+            self.logged.store(0, Relaxed);
+        }
+        if self.logged.fetch_add(1, Relaxed) < Self::PER_SECOND {
+            Some(self.unlogged.swap(0, Relaxed))
+        } else {
+            self.unlogged.fetch_add(1, Relaxed);
+            None
+        }
+    }
 }
 
 fn is_json(response: &Response) -> bool {
@@ -208,4 +256,21 @@ fn is_json(response: &Response) -> bool {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RefusalSample;
+
+    #[test]
+    fn a_flood_of_refusals_logs_a_few_a_second_and_counts_the_rest() {
+        let sample = RefusalSample::new();
+        let logged: Vec<_> = (0..20).map(|_| sample.sample_at(100)).collect();
+        assert_eq!(logged.iter().filter(|l| l.is_some()).count(), 5);
+        assert_eq!(
+            sample.sample_at(101),
+            Some(15),
+            "the next second says how many went unlogged"
+        );
+    }
 }
