@@ -447,7 +447,7 @@ NEW_PATHS = {
             "the pets export in any order (a header row; only `name` and `category` are "
             "required). Each row is matched to a pet by `id` (which must exist), else `sku`, "
             "else `barcode`; otherwise it makes a new pet. It sets the pet's fields (an empty "
-            "cell means none), its category (by name, created when missing), its stock "
+            "cell means none; a column the file does not have leaves that field as it is), its category (by name, created when missing), its stock "
             "(`quantity`; empty leaves it, an `import` stock history entry records a change) and "
             "its reorder point. All or nothing: with any error nothing changes and the answer "
             "is 422 `validation_failed` with `errors` by line and field. `dryRun=true` checks "

@@ -263,3 +263,54 @@ export async function listAll(path, query = {}, max = 5000) {
   }
   return all;
 }
+
+/**
+ * A file from the server (a CSV export): the body as a Blob, with the key and the error
+ * handling of every other call.
+ * @param {string} path
+ * @param {RequestOptions['query']} [query]
+ * @param {string} [accept]
+ * @returns {Promise<Blob>}
+ */
+export async function download(path, query, accept = 'text/csv') {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: accept };
+  if (apiKey) headers['X-API-Key'] = apiKey;
+  let res;
+  try {
+    res = await fetch(path + queryString(query), { headers, cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached. Check that it is running and that this device is on the shop network.');
+  }
+  if (!res.ok) throw await decodeError(res);
+  return res.blob();
+}
+
+/**
+ * Send a text body (a CSV file) and decode the JSON answer. An error answer keeps its whole
+ * body (`details`), so a refused import can show its errors line by line.
+ * @param {string} path
+ * @param {string} text
+ * @param {string} contentType
+ * @param {RequestOptions['query']} [query]
+ */
+export async function postText(path, text, contentType, query) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json', 'Content-Type': contentType };
+  if (apiKey) headers['X-API-Key'] = apiKey;
+  let res;
+  try {
+    res = await fetch(path + queryString(query), { method: 'POST', headers, body: text, cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached. Check that it is running and that this device is on the shop network.');
+  }
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = new ApiError(res.status, typeof body?.code === 'string' ? body.code : 'http_' + res.status,
+      typeof body?.message === 'string' ? body.message : fallbackMessage(res.status), parseRetryAfter(res.headers.get('Retry-After')));
+    /** @type {any} */ (err).details = body;
+    throw err;
+  }
+  onChanged();
+  return body;
+}

@@ -23,6 +23,10 @@ import * as inventory from './pages/inventory.js';
 import * as orders from './pages/orders.js';
 import * as keys from './pages/keys.js';
 import * as network from './pages/network.js';
+import * as stocktake from './pages/stocktake.js';
+import * as reports from './pages/reports.js';
+import { lowStockBadge } from './lowstock.js';
+import { invalidateProfile } from './money.js';
 
 /**
  * @typedef {import('./refresh.js').PageModule} PageModule
@@ -33,7 +37,7 @@ import * as network from './pages/network.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, categories, inventory, orders, keys, staff, network };
+const PAGES = { pets, categories, inventory, orders, stocktake, reports, keys, staff, network };
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -169,7 +173,7 @@ async function start(key, desktop, knownRole, member) {
   }
   const admin = role === 'admin';
   // Opening the store to the shop's network is a manager's decision, also at the counter PC.
-  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff') || admin) && (n !== 'network' || (desktop && admin && network.available())));
+  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'stocktake' || roleCan(role, 'stock')));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });
@@ -178,9 +182,11 @@ async function start(key, desktop, knownRole, member) {
   const signOut = desktop && !member ? null : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
   const who = member ? h('span', { class: 'who', title: 'Signed in by name and PIN' }, member.name) : null;
   const main = h('main', { id: 'main', tabindex: '-1' });
+  // How many items are low, on every page; it opens the low list.
+  const low = lowStockBadge();
   root.replaceChildren(
     h('a', { class: 'skip', href: '#main', onclick: (/** @type {Event} */ e) => { e.preventDefault(); main.focus(); } }, 'Skip to the page'),
-    h('header', { class: 'top' }, h('div', { class: 'brand' }, pawMark(26), 'Petstore'), nav, h('div', { class: 'top-right' }, live, h('a', { class: 'top-link', href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'), who, signOut)),
+    h('header', { class: 'top' }, h('div', { class: 'brand' }, pawMark(26), 'Petstore'), nav, h('div', { class: 'top-right' }, low.el, live, h('a', { class: 'top-link', href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'), who, signOut)),
     waiting,
     main,
   );
@@ -289,11 +295,13 @@ async function start(key, desktop, knownRole, member) {
     onStatus: (st) => { stream = st; drawLive(); },
     onEvent: (ev) => {
       if (ev.type.startsWith('category.')) invalidateCategories();
+      if (ev.type === 'store.profile.updated') invalidateProfile();
+      if (ev.type.startsWith('inventory.') || ev.type === 'pet.deleted') low.soon();
       if (!current || !watched(current.mod.watches, ev)) return;
       if (current.view.affects && !current.view.affects(ev)) return;
       current.refresher.soon();
     },
-    onReconnected: () => { invalidateCategories(); current?.refresher.soon(); },
+    onReconnected: () => { invalidateCategories(); low.soon(); current?.refresher.soon(); },
     onUnauthorized: () => stopSession('revoked'),
   });
 

@@ -4,7 +4,8 @@
 //!
 //! The columns are those of the pets export, in any order; only `name` and `category` are
 //! required. An empty cell means "none" (for `quantity`: "leave the stock as it is", or 0
-//! for a new pet).
+//! for a new pet); a column the file does not have leaves that field of an existing pet as it
+//! is.
 
 use serde::Serialize;
 
@@ -62,6 +63,18 @@ pub struct Row {
     /// `None`: leave an existing pet's stock as it is (a new pet starts at 0).
     pub quantity: Option<i64>,
     pub reorder_point: Option<i64>,
+    /// Which of [`COLUMNS`] the file has, by index.
+    pub has: [bool; 9],
+}
+
+impl Row {
+    /// Whether the file has the column `name` (one of [`COLUMNS`]).
+    pub fn has(&self, name: &str) -> bool {
+        COLUMNS
+            .iter()
+            .position(|c| *c == name)
+            .is_some_and(|i| self.has[i])
+    }
 }
 
 /// The outcome of an import (or of its dry run).
@@ -98,6 +111,10 @@ pub fn parse(bytes: &[u8]) -> (Vec<Row>, Vec<LineError>) {
             }
         },
     };
+    let mut has = [false; 9];
+    for &i in &columns {
+        has[i] = true;
+    }
     let mut rows = Vec::new();
     let mut lines = LineCounter::new(bytes);
     for record in records {
@@ -146,7 +163,7 @@ pub fn parse(bytes: &[u8]) -> (Vec<Row>, Vec<LineError>) {
         if bad_text {
             continue;
         }
-        match row(line, &cells) {
+        match row(line, &cells, &has) {
             Ok(row) => rows.push(row),
             Err(mut errs) => errors.append(&mut errs),
         }
@@ -255,7 +272,7 @@ fn keep<T>(errors: &mut Vec<LineError>, result: Result<T, LineError>) -> Option<
 }
 
 /// One data row's cells (by column index) checked into a [`Row`].
-fn row(line: u64, cells: &[Option<&str>; 9]) -> Result<Row, Vec<LineError>> {
+fn row(line: u64, cells: &[Option<&str>; 9], has: &[bool; 9]) -> Result<Row, Vec<LineError>> {
     let mut errors = Vec::new();
     let cell = |i: usize| cells[i].filter(|c| !c.is_empty());
     let domain = |line: u64, err: super::DomainError| match err {
@@ -317,6 +334,7 @@ fn row(line: u64, cells: &[Option<&str>; 9]) -> Result<Row, Vec<LineError>> {
         price: price.flatten(),
         quantity: quantity.flatten(),
         reorder_point: reorder_point.flatten(),
+        has: *has,
     })
 }
 

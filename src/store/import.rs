@@ -106,12 +106,17 @@ fn import(
             }
             Some(pet) => {
                 let item = inventory::require(tx, pet.id)?;
-                let new = new_pet(row, category_id.unwrap_or(0));
+                let new = new_pet(row, category_id.unwrap_or(0), Some(&pet));
                 let quantity = row.quantity.unwrap_or(item.quantity);
+                let reorder_point = if row.has("reorderPoint") {
+                    row.reorder_point
+                } else {
+                    item.reorder_point
+                };
                 let same = category_id == Some(pet.category_id)
                     && same_pet(&pet, &new)
                     && quantity == item.quantity
-                    && row.reorder_point == item.reorder_point;
+                    && reorder_point == item.reorder_point;
                 if same {
                     summary.unchanged += 1;
                     Plan::Unchanged
@@ -120,7 +125,7 @@ fn import(
                     Plan::Update {
                         pet,
                         quantity,
-                        reorder_point: row.reorder_point,
+                        reorder_point,
                     }
                 }
             }
@@ -136,7 +141,11 @@ fn import(
             continue;
         }
         let category_id = category_for(tx, row, &mut category_ids)?;
-        let new = new_pet(row, category_id);
+        let current = match &plan {
+            Plan::Update { pet, .. } => Some(pet),
+            _ => None,
+        };
+        let new = new_pet(row, category_id, current);
         let cause = || Cause {
             source: Source::Import,
             reason: None,
@@ -250,14 +259,16 @@ fn category_for(
     Ok(category.id)
 }
 
-fn new_pet(row: &Row, category_id: i64) -> NewPet {
+/// The pet a row describes: a column the file does not have keeps `current`'s value.
+fn new_pet(row: &Row, category_id: i64, current: Option<&Pet>) -> NewPet {
+    let kept = |column: &str| if row.has(column) { None } else { current };
     NewPet {
         name: row.name.clone(),
         category_id,
-        status: row.status,
-        sku: row.sku.clone(),
-        barcode: row.barcode.clone(),
-        price: row.price,
+        status: kept("status").map_or(row.status, |p| p.status),
+        sku: kept("sku").map_or_else(|| row.sku.clone(), |p| p.sku.clone()),
+        barcode: kept("barcode").map_or_else(|| row.barcode.clone(), |p| p.barcode.clone()),
+        price: kept("price").map_or(row.price, |p| p.price),
     }
 }
 

@@ -402,3 +402,59 @@ async fn a_single_bad_row_among_good_ones_leaves_the_store_as_it_was() {
     assert_eq!(export(&app).await, before);
     assert_eq!(app.get_json("/categories").await, json!([]));
 }
+
+#[tokio::test]
+async fn a_column_the_file_does_not_have_leaves_that_field_as_it_is() {
+    let app = TestApp::spawn().await;
+    let fish = app.category("Fish").await;
+    let res = app
+        .post("/pets", json!({ "name": "Guppy", "categoryId": fish, "status": "available", "sku": "G-1", "barcode": "96385074", "price": 299 }))
+        .await;
+    let id = body(res).await["id"].as_i64().unwrap();
+    app.send_json(
+        Method::PUT,
+        &format!("/store/inventory/{id}"),
+        json!({ "quantity": 6 }),
+    )
+    .await;
+    app.send_json(
+        Method::PATCH,
+        &format!("/store/inventory/{id}"),
+        json!({ "reorderPoint": 8 }),
+    )
+    .await;
+    // Only a new price, matched by barcode: the status, SKU, stock and reorder point stay.
+    let res = import(
+        &app,
+        "barcode,name,category,price\n96385074,Guppy,Fish,320\n",
+        false,
+    )
+    .await;
+    assert_eq!(
+        body(res).await,
+        json!({ "created": 0, "updated": 1, "unchanged": 0, "errors": [] })
+    );
+    let pet = app.get_json(&format!("/pets?ids={id}")).await;
+    assert_eq!(
+        pet[0],
+        json!({ "id": id, "name": "Guppy", "categoryId": fish, "status": "available", "sku": "G-1", "barcode": "96385074", "price": 320 })
+    );
+    let item = app.get_json(&format!("/store/inventory/{id}")).await;
+    assert_eq!(
+        (item["quantity"].clone(), item["reorderPoint"].clone()),
+        (json!(6), json!(8))
+    );
+    // An empty cell in a column the file has means none.
+    let res = import(
+        &app,
+        "barcode,name,category,price,status\n96385074,Guppy,Fish,,\n",
+        false,
+    )
+    .await;
+    assert_eq!(body(res).await["updated"], 1);
+    let pet = app.get_json(&format!("/pets?ids={id}")).await;
+    assert!(
+        pet[0].get("price").is_none() && pet[0].get("status").is_none(),
+        "{pet}"
+    );
+}

@@ -12,6 +12,7 @@ import { categoryNames } from '../lookups.js';
 import { openSetCount, openAdjust, openHistory, isLow, statusCell } from '../stock.js';
 import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
 import { matchesWords } from '../format.js';
+import { scanBox } from '../scan.js';
 
 /**
  * @typedef {import('../types.js').Pet} Pet
@@ -34,6 +35,22 @@ const state = {
 export function mount(ctx) {
   const canStock = ctx.can('stock');
   const canEdit = ctx.can('edit');
+  // The header's "Low stock" count links here with #/inventory?low.
+  if (/[?&]low\b/.test(location.hash)) state.view = 'low';
+  const scan = scanBox({
+    id: 'inv-scan',
+    label: 'Scan a barcode',
+    onFound: (pet) => {
+      state.q = pet.name;
+      /** @type {HTMLInputElement} */ (search).value = pet.name;
+      state.view = 'all';
+      state.offset = 0;
+      syncTabs();
+      draw();
+      /** @type {HTMLElement | null} */ (results.querySelector(`tr[data-pet-id="${pet.id}"] button`))?.focus();
+    },
+    onMissing: (code, kind) => notify(`No pet has the ${kind === 'barcode' ? 'barcode' : 'SKU'} ${code}. Add it on the Pets page.`, 'error'),
+  });
   const results = h('div', { class: 'results' });
   /** @type {Map<number, InventoryItem>} */
   let items = new Map();
@@ -64,7 +81,7 @@ export function mount(ctx) {
 
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
     pageHeader('Inventory'),
-    h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find stock' }, field('Search name or category', search), tabs),
+    h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find stock' }, scan.el, field('Search name or category', search), tabs),
     results,
   );
 

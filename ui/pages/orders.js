@@ -10,6 +10,8 @@ import { notify, notifyError } from '../notify.js';
 import { localTime, plural } from '../format.js';
 import { petsById, stockFor } from '../lookups.js';
 import { table, pager, actionsCell, statusBadge, pageHeader, srOnly } from '../widgets.js';
+import { todayPanel } from '../today.js';
+import { formatPrice, loadProfile } from '../money.js';
 
 /**
  * @typedef {import('../types.js').Order} Order
@@ -46,8 +48,10 @@ export function mount(ctx) {
   const canSell = ctx.can('sell');
   const openBox = h('div', { class: 'results', id: 'orders-open' });
   const doneBox = h('div', { class: 'results', id: 'orders-done' });
+  const today = todayPanel();
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
     pageHeader('Orders', canSell ? h('button', { type: 'button', class: 'btn btn-primary', onclick: placeOrder }, '+ Place order') : null),
+    today.el,
     h('section', { class: 'panel', 'aria-labelledby': 'orders-open-h' }, h('h2', { id: 'orders-open-h' }, 'Open orders'), openBox),
     h('section', { class: 'panel', 'aria-labelledby': 'orders-done-h' }, h('h2', { id: 'orders-done-h' }, 'Completed orders'), doneBox),
   );
@@ -185,6 +189,7 @@ export function mount(ctx) {
       h('th', { scope: 'row', class: 'name' }, name),
       h('td', {}, pet ? statusBadge(pet.status) : '—'),
       h('td', { class: 'num' }, String(o.quantity)),
+      h('td', { class: 'num' }, formatPrice(o.total)),
       open && !placed ? null : h('td', { class: 'when' }, localTime(open ? o.placedAt : (o.completedAt ?? o.shipDate))),
       !open
         ? null
@@ -213,7 +218,7 @@ export function mount(ctx) {
     });
     lastOpenIds = openRows.map((o) => o.id);
     const placed = openRows.some((o) => o.placedAt !== undefined);
-    const cols = ['Order', 'Pet', 'Pet status', { label: 'Qty', class: 'num' }];
+    const cols = ['Order', 'Pet', 'Pet status', { label: 'Qty', class: 'num' }, { label: 'Total', class: 'num' }];
     replace(openBox,
       table('Open orders, newest first', [...cols, ...(placed ? ['Placed'] : []), 'Actions'], openRows.map((o) => row(o, true, placed)), 'No open orders.'),
       pager({ offset: state.openOffset, limit: state.limit, total: openPage.total, label: 'open orders', onChange: (n) => { state.openOffset = n; lastOpenIds = []; ctx.refresh(); } }),
@@ -243,7 +248,8 @@ export function mount(ctx) {
       return true;
     },
     async load() {
-      const [open, done] = await Promise.all([
+      const [, open, done] = await Promise.all([
+        loadProfile().then(() => today.load()),
         api.list('/store/orders', { complete: false, limit: state.limit, offset: state.openOffset }),
         api.list('/store/orders', { complete: true, limit: state.limit, offset: state.doneOffset }),
       ]);

@@ -10,6 +10,9 @@ import { notify, notifyError } from '../notify.js';
 import { categoryNames, inventoryFor } from '../lookups.js';
 import { quickAdjust, openSetCount, openAdjust, openHistory, isLow, statusCell } from '../stock.js';
 import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
+import { scanBox } from '../scan.js';
+import { exportPets, openImport } from '../transfer.js';
+import { formatPrice, parsePrice, priceInput, loadProfile, currentProfile } from '../money.js';
 
 /**
  * @typedef {import('../types.js').Pet} Pet
@@ -22,7 +25,7 @@ export const title = 'Pets';
 export const watches = ['pet.', 'category.', 'inventory.'];
 
 /** Filters survive a trip to another page. */
-const state = { q: '', categoryId: '', status: '', sort: 'name', offset: 0, limit: 25 };
+const state = { q: '', categoryId: '', status: '', sort: 'name', offset: 0, limit: 25, only: '' };
 
 const STATUS_OPTIONS = /** @type {Array<[string, string]>} */ ([
   ['', 'No status'], ['available', 'Available'], ['pending', 'Pending'], ['sold', 'Sold'],
@@ -70,11 +73,32 @@ export function mount(ctx) {
   });
 
   const results = h('div', { class: 'results', 'aria-live': 'off' });
+  // A scanned code jumps to its pet (the list shows it alone), or offers to add one with it.
+  const scan = scanBox({
+    id: 'pet-scan',
+    label: 'Scan a barcode',
+    onFound: (pet) => { state.only = String(pet.id); state.offset = 0; ctx.refresh(); },
+    onMissing: (code, kind) => {
+      if (!canEdit) return notify(`No pet has the ${kind === 'barcode' ? 'barcode' : 'SKU'} ${code}.`, 'error');
+      confirmAction({
+        title: `No pet has ${code}`,
+        message: `Add a pet with the ${kind === 'barcode' ? 'barcode' : 'SKU'} ${code}?`,
+        confirmLabel: 'Add a pet with it',
+        cancelLabel: 'Not now',
+        onConfirm: async () => { setTimeout(() => openPetForm(null, kind === 'barcode' ? { barcode: code } : { sku: code }), 0); },
+      });
+    },
+  });
+  const showAll = h('button', { type: 'button', class: 'btn btn-quiet', id: 'pet-show-all', onclick: () => { state.only = ''; ctx.refresh(); } }, 'Show all pets');
   const el = h(
     'section',
     { class: 'page', 'aria-labelledby': 'page-title' },
-    pageHeader('Pets', canEdit ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPetForm(null) }, '+ Add pet') : null),
+    pageHeader('Pets',
+      h('button', { type: 'button', class: 'btn', id: 'pet-export', onclick: exportPets }, 'Export CSV'),
+      canEdit ? h('button', { type: 'button', class: 'btn', id: 'pet-import', onclick: openImport }, 'Import CSV') : null,
+      canEdit ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPetForm(null) }, '+ Add pet') : null),
     h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find pets' },
+      scan.el,
       field('Search name or category', search),
       field('Category', catFilter),
       field('Status', statusFilter),
@@ -82,8 +106,8 @@ export function mount(ctx) {
     results,
   );
 
-  /** @param {Pet | null} pet  null: a new pet */
-  async function openPetForm(pet) {
+  /** @param {Pet | null} pet  null: a new pet @param {{ barcode?: string, sku?: string }} [preset] */
+  async function openPetForm(pet, preset = {}) {
     if (categories.size === 0) {
       // Clicked before the page's first load finished: fetch the categories now.
       try {
@@ -104,6 +128,10 @@ export function mount(ctx) {
       String(pet?.categoryId ?? [...categories.keys()][0]),
     );
     const status = select({ id: uid('status'), name: 'status' }, STATUS_OPTIONS, pet ? (pet.status ?? '') : 'available');
+    const sku = h('input', { id: uid('sku'), name: 'sku', type: 'text', autocomplete: 'off', maxlength: '64', pattern: '[A-Za-z0-9._\\-]+', value: pet?.sku ?? preset.sku ?? '' });
+    const barcode = h('input', { id: uid('barcode'), name: 'barcode', type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: '14', value: pet?.barcode ?? preset.barcode ?? '' });
+    const currency = currentProfile().currency;
+    const price = h('input', { id: uid('price'), name: 'price', type: 'text', inputmode: 'decimal', autocomplete: 'off', value: priceInput(pet?.price), placeholder: formatPrice(0) });
     const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1', value: '0' });
     // Delete lives in the Edit dialog, away from the row's stock buttons.
     const remove = pet
@@ -114,13 +142,21 @@ export function mount(ctx) {
       context: { action: 'pet', name: pet?.name },
       body: [
         field('Name', name), field('Category', cat), field('Status', status),
+        field(`Price (${currency})`, price, 'Leave empty for a pet with no price.'),
+        field('SKU', sku, 'Letters, digits, . _ and -. Optional.'),
+        field('Barcode', barcode, 'The 8, 12, 13 or 14 digits under the bars. Optional.'),
         stock ? field('In stock now', stock, 'How many are on the shelf. Leave 0 if none yet.') : null,
         remove,
       ],
       submitLabel: pet ? 'Save' : 'Add pet',
       onSubmit: async (form) => {
         const v = formValues(form);
+        const cents = parsePrice(v.price ?? '');
+        if (Number.isNaN(cents)) throw new Error(`The price "${v.price}" is not an amount in ${currency}.`);
+        /** @type {Record<string, unknown>} */
         const body = { name: v.name, categoryId: Number(v.categoryId) };
+        if (pet) Object.assign(body, { sku: v.sku || null, barcode: v.barcode || null, price: cents });
+        else for (const [k, val] of /** @type {Array<[string, unknown]>} */ ([['sku', v.sku], ['barcode', v.barcode], ['price', cents]])) if (val !== '' && val !== null) body[k] = val;
         if (pet) {
           await api.patch(`/pets/${pet.id}`, { ...body, status: v.status || null });
           notify(`Saved ${v.name}.`, 'ok');
@@ -158,9 +194,10 @@ export function mount(ctx) {
     const qty = item?.quantity;
     return h('tr', { 'data-pet-id': String(pet.id) },
       h('td', { class: 'muted id wide-only' }, `#${pet.id}`),
-      h('th', { scope: 'row', class: 'name' }, n),
+      h('th', { scope: 'row', class: 'name' }, n, pet.sku || pet.barcode ? h('span', { class: 'code muted' }, [pet.sku, pet.barcode].filter(Boolean).join(' · ')) : null),
       h('td', {}, categories.get(pet.categoryId) ?? `#${pet.categoryId}`),
       h('td', { 'data-cell': 'status' }, statusCell(pet, qty, canEdit)),
+      h('td', { class: 'num price' }, formatPrice(pet.price)),
       h('td', { class: 'num', 'data-cell': 'stock' }, stockFigure(qty, isLow(item))),
       actionsCell(
         canStock
@@ -209,10 +246,10 @@ export function mount(ctx) {
     async load() {
       const [cats, page] = await Promise.all([
         categoryNames(),
-        api.list('/pets', {
-          q: state.q, categoryId: state.categoryId, status: state.status, sort: state.sort,
-          limit: state.limit, offset: state.offset,
-        }),
+        api.list('/pets', state.only
+          ? { ids: state.only, limit: state.limit, offset: 0 }
+          : { q: state.q, categoryId: state.categoryId, status: state.status, sort: state.sort, limit: state.limit, offset: state.offset }),
+        loadProfile(),
       ]);
       categories = cats;
       syncCategoryFilter();
@@ -231,10 +268,11 @@ export function mount(ctx) {
         return tr;
       });
       replace(results,
+        state.only ? h('p', { class: 'scan-hit' }, 'Showing the scanned pet. ', showAll) : null,
         table('Pets', [
           sortHeader('ID', 'id', state.sort, onSort, 'wide-only'),
           sortHeader('Name', 'name', state.sort, onSort),
-          'Category', 'Status', { label: 'In stock', class: 'num' }, 'Actions',
+          'Category', 'Status', { label: 'Price', class: 'num' }, { label: 'In stock', class: 'num' }, 'Actions',
         ], rows,
         state.q || state.categoryId || state.status ? 'No pets match these filters.' : canEdit ? 'No pets yet. Add the first one with “+ Add pet”.' : 'No pets yet.'),
         pager({ offset: state.offset, limit: state.limit, total: page.total, label: 'pets', onChange: (o) => { state.offset = o; ctx.refresh(); } }),
