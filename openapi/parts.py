@@ -73,20 +73,28 @@ def bounded(kind, bound, **extra):
     return out
 
 
+# The server refuses control characters (Unicode Cc: U+0000-001F and U+007F-009F) in every
+# text it stores, but the tab; a name also needs one character that is not white space.
+CONTROL = "\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f"
+TEXT_PATTERN = f"^[^{CONTROL}]*$"
+NAME_PATTERN = f"^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$"
+NO_CONTROL = "no control characters but the tab"
+
 NAME = {
     "type": "string",
     "minLength": BOUNDS["name"]["min"],
     "maxLength": BOUNDS["name"]["max"],
-    "pattern": "\\S",
-    "description": f"1 to {hi('name')} characters after trimming; stored trimmed.",
+    "pattern": NAME_PATTERN,
+    "description": f"1 to {hi('name')} characters after trimming, {NO_CONTROL}; stored trimmed.",
 }
 REASON = {
     "type": "string",
     "maxLength": BOUNDS["reason"]["max"],
+    "pattern": TEXT_PATTERN,
     "nullable": True,
     "description": (
-        f"Why the stock changed: up to {hi('reason')} characters, stored trimmed; empty or "
-        "`null` means no reason."
+        f"Why the stock changed: up to {hi('reason')} characters, {NO_CONTROL}, stored "
+        "trimmed; empty or `null` means no reason."
     ),
 }
 ID = {"type": "integer", "format": "int64", "minimum": 1}
@@ -109,6 +117,37 @@ PLAN = {
 PER_MINUTE = bounded("int64", "perMinute")
 PER_DAY = bounded("int64", "perDay")
 TIMESTAMP = {"type": "string", "format": "date-time"}
+
+
+# perMinute and perDay: both with the enterprise plan, neither with any other. Stated as data
+# (what the body must not be) so that validators and test generators know it, and written with
+# `not` so that client generators keep one plain model.
+FIXED_PLANS = [p["name"] for p in PLANS if p["perMinute"] is not None]
+# A number given (not `null`, which means "not given").
+GIVEN = {"type": "integer"}
+FIXED_PLAN_WITH_LIMITS = {
+    "description": "A plan with fixed limits, with perMinute or perDay.",
+    "required": ["plan"],
+    "properties": {"plan": {"enum": FIXED_PLANS}},
+    "anyOf": [
+        {"required": ["perMinute"], "properties": {"perMinute": GIVEN}},
+        {"required": ["perDay"], "properties": {"perDay": GIVEN}},
+    ],
+}
+ENTERPRISE_ONLY = {
+    "anyOf": [
+        FIXED_PLAN_WITH_LIMITS,
+        {
+            "description": "The enterprise plan without both perMinute and perDay.",
+            "required": ["plan"],
+            "properties": {"plan": {"enum": ["enterprise"]}},
+            "not": {
+                "required": ["perMinute", "perDay"],
+                "properties": {"perMinute": GIVEN, "perDay": GIVEN},
+            },
+        },
+    ]
+}
 
 
 def described(base, description, **extra):

@@ -11,6 +11,10 @@ from parts import (
     PLAN,
     QUANTITY,
     REASON,
+    TEXT_PATTERN,
+    NO_CONTROL,
+    ENTERPRISE_ONLY,
+    FIXED_PLAN_WITH_LIMITS,
     ROLE,
     STOCK,
     TIMESTAMP,
@@ -40,7 +44,7 @@ SCHEMAS = {
         "required": ["name", "categoryId"],
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming."),
+            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
             "status": nullable_ref(
                 "PetStatus", "The pet's status; left out or `null`, the pet has no status."
@@ -68,7 +72,7 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming."),
+            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
             "status": nullable_ref("PetStatus", "The pet's new status, or `null` to clear it."),
         },
@@ -91,14 +95,16 @@ SCHEMAS = {
             "name": described(
                 NAME,
                 "The category name (a kind of animal, e.g. dog, cat, rabbit): "
-                f"1 to {hi('name')} characters after trimming.",
+                f"1 to {hi('name')} characters after trimming, " + NO_CONTROL + ".",
             ),
             "description": {
                 "type": "string",
                 "maxLength": BOUNDS["description"]["max"],
+                "pattern": TEXT_PATTERN,
                 "nullable": True,
                 "description": (
-                    f"A short description: up to {hi('description')} characters, stored trimmed; an "
+                    f"A short description: up to {hi('description')} characters, {NO_CONTROL}, stored "
+                    "trimmed; an "
                     "empty or `null` one is not stored."
                 ),
             },
@@ -115,6 +121,7 @@ SCHEMAS = {
             "description": {
                 "type": "string",
                 "maxLength": BOUNDS["description"]["max"],
+                "pattern": TEXT_PATTERN,
                 "description": "A short description of the category.",
             },
         },
@@ -128,9 +135,9 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"The category name: 1 to {hi('name')} characters after trimming."),
+            "name": described(NAME, f"The category name: 1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
             "description": nullable(
-                {"type": "string", "maxLength": BOUNDS["description"]["max"]},
+                {"type": "string", "maxLength": BOUNDS["description"]["max"], "pattern": TEXT_PATTERN},
                 f"Up to {hi('description')} characters, or `null` to clear it.",
             ),
         },
@@ -365,14 +372,20 @@ SCHEMAS = {
         "required": ["name", "role", "plan"],
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"1 to {hi('name')} characters after trimming."),
+            "name": described(NAME, f"1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
             "role": schema("Role"),
             "plan": schema("Plan"),
-            "perMinute": described(
-                PER_MINUTE, f"Enterprise only: requests per minute, 1 to {hi('perMinute')}."
+            "perMinute": nullable(
+                PER_MINUTE,
+                f"Enterprise only: requests per minute, 1 to {hi('perMinute')}; `null` means "
+                "not given.",
             ),
-            "perDay": described(PER_DAY, f"Enterprise only: requests per day, 1 to {hi('perDay')}."),
+            "perDay": nullable(
+                PER_DAY,
+                f"Enterprise only: requests per day, 1 to {hi('perDay')}; `null` means not given.",
+            ),
         },
+        "not": ENTERPRISE_ONLY,
         "example": {"name": "till 1", "role": "pos", "plan": "pro"},
     },
     "ApiKeyPatch": {
@@ -383,12 +396,21 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"1 to {hi('name')} characters after trimming."),
-            "role": schema("Role"),
-            "plan": schema("Plan"),
-            "perMinute": described(PER_MINUTE, f"Enterprise only: 1 to {hi('perMinute')}."),
-            "perDay": described(PER_DAY, f"Enterprise only: 1 to {hi('perDay')}."),
+            "name": nullable(
+                NAME,
+                f"1 to {hi('name')} characters after trimming, {NO_CONTROL}; `null` changes "
+                "nothing.",
+            ),
+            "role": nullable_ref("Role", "The new role; `null` changes nothing."),
+            "plan": nullable_ref("Plan", "The new plan; `null` changes nothing."),
+            "perMinute": nullable(
+                PER_MINUTE, f"Enterprise only: 1 to {hi('perMinute')}; `null` changes nothing."
+            ),
+            "perDay": nullable(
+                PER_DAY, f"Enterprise only: 1 to {hi('perDay')}; `null` changes nothing."
+            ),
         },
+        "not": FIXED_PLAN_WITH_LIMITS,
         "example": {"role": "staff"},
     },
     "CreatedApiKey": {

@@ -13,6 +13,7 @@ from parts import (
     header,
     json_content,
     nullable,
+    nullable_ref,
     param,
     ref,
     request_body,
@@ -44,6 +45,7 @@ WHEN_LOCKED = (
 )
 
 SCHEMAS = {
+    "StaffRole": STAFF_ROLE,
     "StaffMember": {
         "type": "object",
         "description": "A person of the shop who signs in with name and PIN. The PIN is never shown.",
@@ -51,7 +53,7 @@ SCHEMAS = {
         "properties": {
             "id": described(ID, "Staff member id."),
             "name": described(NAME, "Unique, case-insensitively; what the member types to sign in."),
-            "role": STAFF_ROLE,
+            "role": schema("StaffRole"),
             "createdAt": TIMESTAMP,
             "disabledAt": nullable(
                 TIMESTAMP, "When the member was disabled (they cannot sign in), or `null`."
@@ -70,7 +72,7 @@ SCHEMAS = {
         "description": "A member to add.",
         "required": ["name", "role", "pin"],
         "additionalProperties": False,
-        "properties": {"name": NAME, "role": STAFF_ROLE, "pin": PIN},
+        "properties": {"name": NAME, "role": schema("StaffRole"), "pin": PIN},
         "example": {"name": "Ann", "role": "staff", "pin": "0481"},
     },
     "StaffMemberPatch": {
@@ -82,10 +84,14 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": NAME,
-            "role": STAFF_ROLE,
-            "pin": PIN,
-            "disabled": {"type": "boolean"},
+            "name": nullable(NAME, "The new name; `null` changes nothing."),
+            "role": nullable_ref("StaffRole", "The new role; `null` changes nothing."),
+            "pin": nullable(PIN, "The new PIN; `null` changes nothing."),
+            "disabled": {
+                "type": "boolean",
+                "nullable": True,
+                "description": "Disable or enable the member; `null` changes nothing.",
+            },
         },
         "example": {"pin": "7351"},
     },
@@ -96,7 +102,7 @@ SCHEMAS = {
         "additionalProperties": False,
         "properties": {
             "name": described(NAME, "The member's name, compared case-insensitively."),
-            "pin": {"type": "string", "description": "The member's PIN."},
+            "pin": {"type": "string", "minLength": 1, "description": "The member's PIN."},
         },
         "example": {"name": "Ann", "pin": "0481"},
     },

@@ -61,6 +61,40 @@ async fn each_role_may_call_exactly_the_operations_of_its_level_and_below() {
 }
 
 #[tokio::test]
+async fn every_operation_that_needs_a_key_refuses_a_request_without_one_or_with_a_wrong_one() {
+    // Requests without a valid key count against their address's Free quota (every loopback
+    // address is one client): with limits off the quota never answers before the key check.
+    let app = TestApp::builder()
+        .args(|a| a.rate_limits = petstore::RateLimits::Off)
+        .spawn()
+        .await;
+    let mut operations = operations();
+    operations.push((Method::GET, "/events".to_owned(), "readonly"));
+    for (method, path, _) in operations {
+        for key in [
+            None,
+            Some("psk_0000000000000000000000000000000000000000000000000000000000000000"),
+        ] {
+            let mut req = app.client.request(method.clone(), app.url(&path));
+            if let Some(key) = key {
+                req = req.header("X-API-Key", key);
+            }
+            if matches!(method, Method::POST | Method::PUT | Method::PATCH) {
+                req = req.json(&json!({}));
+            }
+            let res = req.send().await.unwrap();
+            let status = res.status().as_u16();
+            assert_eq!(
+                status,
+                401,
+                "{method} {path} with key {key:?}: {}",
+                body(res).await
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn a_readonly_key_reads_everything_and_changes_nothing() {
     let app = TestApp::spawn().await;
     let cat = app.category("Dogs").await;
