@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: `./scripts/test.sh` on a fresh Debian or Ubuntu
 # machine installs what the suites need (as root, or through sudo), then runs them in
-# order of cost. `./scripts/test.sh rust` (or contract, ui, crash, faults, desktop) runs one suite.
+# order of cost. `./scripts/test.sh rust` (or contract, clients, ui, crash, faults, desktop) runs
+# one suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(rust contract ui crash faults desktop)
+[ ${#suites[@]} -gt 0 ] || suites=(rust contract clients ui crash faults desktop)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -36,6 +37,14 @@ suite_contract() {
   echo "== OpenAPI document and contract tests"
   cargo build --bin petstore
   tests/contract/run.sh
+}
+
+suite_clients() {
+  echo "== example tills on clients generated from the served document, against a demo shop"
+  need_packages python3-venv curl
+  command -v npm >/dev/null || need_packages nodejs npm
+  cargo build --bin petstore
+  tests/clients/run.sh
 }
 
 suite_ui() {

@@ -1,4 +1,4 @@
-//! The `petstore` command line: `serve` (the default), `keys create|list|revoke`,
+//! The `petstore` command line: `serve` (the default), `demo`, `keys create|list|revoke`,
 //! `backup FILE` and `restore FILE`.
 
 use std::io::Write;
@@ -37,6 +37,8 @@ pub enum Command {
     /// Print the interface's facts as JSON (what openapi/facts.json holds)
     #[command(hide = true)]
     ContractFacts,
+    /// Make a new store filled with a demo pet shop, print its keys, and serve it
+    Demo(ServeArgs),
     /// Put a backup in place of the store (stop the server or the desktop app first); the
     /// store it replaces is kept beside it under a dated name
     Restore {
@@ -209,6 +211,73 @@ pub fn serve_settings(matches: &ArgMatches) -> Result<Settings, Error> {
 pub async fn serve(settings: Settings) -> Result<(), Error> {
     tracing::info!(?settings, "starting");
     let app = App::open(&settings)?;
+    let first_admin_key = app.first_admin_key();
+    serve_app(&settings, app, |out| {
+        if let Some(secret) = first_admin_key {
+            writeln!(
+                out,
+                "This is a new store. Its admin key (shown only now; keep it safe):"
+            )?;
+            writeln!(out, "  {secret}")?;
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// Makes a new store filled with the demo shop (at `db`, which must not exist yet, or at
+/// `demo.sqlite` in the data folder, made afresh), prints its keys and serves it.
+pub async fn demo(db: Option<PathBuf>, mut args: ServeArgs) -> Result<(), Error> {
+    let db = match db {
+        Some(db) if db.exists() => {
+            return Err(Error::Settings(format!(
+                "{} already exists: the demo makes a new store (pass a new --db path)",
+                db.display()
+            )))
+        }
+        Some(db) => db,
+        None => {
+            let db = crate::settings::default_db_path()?.with_file_name("demo.sqlite");
+            for suffix in ["", "-wal", "-shm"] {
+                let file = PathBuf::from(format!("{}{suffix}", db.display()));
+                if file.exists() {
+                    std::fs::remove_file(&file)?;
+                }
+            }
+            db
+        }
+    };
+    let admin_key = args
+        .admin_key
+        .clone()
+        .filter(|k| !k.trim().is_empty())
+        .unwrap_or_else(|| crate::auth::Secret::generate().into_string());
+    args.admin_key = Some(admin_key.clone());
+    let settings = Settings::new(Some(db), args)?;
+    let app = App::open(&settings)?;
+    let shop = crate::demo::fill(&app, &admin_key).await?;
+    serve_app(&settings, app, |out| {
+        writeln!(
+            out,
+            "Demo shop: {} pets in {} categories, {} units in stock, {} orders over the last \
+             four weeks ({} still open).",
+            shop.pets, shop.categories, shop.units, shop.orders, shop.open_orders
+        )?;
+        writeln!(out, "Admin key: {admin_key}")?;
+        writeln!(out, "POS key (Till 1): {}", shop.pos_key)?;
+        writeln!(out, "Staff key (Back office): {}", shop.staff_key)?;
+        Ok(())
+    })
+    .await
+}
+
+/// Binds, prints the address, the backups and `banner`, and serves `app` until Ctrl-C or
+/// SIGTERM.
+async fn serve_app(
+    settings: &Settings,
+    app: App,
+    banner: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
+) -> Result<(), Error> {
     let listener = tokio::net::TcpListener::bind(settings.bind)
         .await
         .map_err(|e| Error::Settings(format!("cannot listen on {}: {e}", settings.bind)))?;
@@ -231,13 +300,7 @@ pub async fn serve(settings: Settings) -> Result<(), Error> {
             )?,
             None => writeln!(out, "Backups: automatic backups are off")?,
         }
-        if let Some(secret) = app.first_admin_key() {
-            writeln!(
-                out,
-                "This is a new store. Its admin key (shown only now; keep it safe):"
-            )?;
-            writeln!(out, "  {secret}")?;
-        }
+        banner(&mut out)?;
         out.flush()?;
     }
     crate::serve(listener, app.clone(), shutdown_signal()).await?;

@@ -9,6 +9,7 @@
 //! - `api`: the HTTP interface, the staff UI and the docs, served by [`serve`].
 //! - [`contract`]: the interface's facts as data (bounds, plans, roles, error codes, the
 //!   operation table), read by the server and by the OpenAPI generator.
+//! - [`demo`]: `petstore demo`, a new store filled with a believable pet shop.
 //! - [`App`]: wires the store, the keys, usage and limits, idempotency and maintenance
 //!   together, shared by every listener.
 //!
@@ -28,6 +29,7 @@ mod app;
 pub mod auth;
 pub mod cli;
 pub mod contract;
+pub mod demo;
 pub mod domain;
 mod error;
 pub mod limits;

@@ -34,6 +34,7 @@ fn main() -> std::process::ExitCode {
                 .map_err(petstore::Error::from)
         }
         Some(Command::Restore { file }) => cli::restore(cli.db, file, &mut out),
+        Some(Command::Demo(args)) => run_async(cli::demo(cli.db, args)),
         Some(Command::Serve(_)) | None => cli::serve_settings(&matches).and_then(run_server),
     };
     match result {
@@ -46,10 +47,16 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run_server(settings: Settings) -> Result<(), petstore::Error> {
+    run_async(cli::serve(settings))
+}
+
+fn run_async(
+    task: impl std::future::Future<Output = Result<(), petstore::Error>>,
+) -> Result<(), petstore::Error> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
-        .block_on(cli::serve(settings))
+        .block_on(task)
 }
 
 /// Says now and then how many log lines were dropped because the log could not keep up.

@@ -49,6 +49,17 @@ use crate::app::App;
 /// The OpenAPI document the server publishes at `/openapi.json`.
 pub const OPENAPI_JSON: &str = docs::OPENAPI_JSON;
 
+/// The application's router, answering requests without a socket (the demo fills a new store
+/// through it). Dropping the sender tells long streams to end.
+pub(crate) fn router_for(app: App) -> (axum::Router, watch::Sender<bool>) {
+    let (stop, stopped) = watch::channel(false);
+    let router = router::build(AppState {
+        app,
+        shutdown: stopped,
+    });
+    (router, stop)
+}
+
 /// Serves `app` on `listener` until `shutdown` completes, then stops taking connections,
 /// ends event streams, and returns once the requests in flight are answered or, at the
 /// latest, after [`listener::SHUTDOWN_GRACE`]. Connections are capped and timed out as

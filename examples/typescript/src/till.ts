@@ -1,0 +1,203 @@
+/**
+ * A small till for the Pet Store API, on a client generated from the store's own document
+ * (openapi-typescript for the types, openapi-fetch for the calls).
+ *
+ * It signs in with a pos key from the environment, finds an item, sells it with an
+ * Idempotency-Key (retrying with the same key after a network error, a 503 or a 429, waiting
+ * Retry-After), hands it over, and follows /events to keep its view of the stock fresh.
+ * Errors are shown by their `code`.
+ *
+ *   PETSTORE_URL=http://127.0.0.1:8080 PETSTORE_KEY=psk_... node dist/till.js sell "Rex" [quantity]
+ */
+import { randomUUID } from "node:crypto";
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema.js";
+
+type Pet = components["schemas"]["Pet"];
+type Order = components["schemas"]["Order"];
+type ApiError = components["schemas"]["Error"];
+
+const baseUrl = process.env.PETSTORE_URL ?? "http://127.0.0.1:8080";
+const key = process.env.PETSTORE_KEY ?? "";
+const ATTEMPTS = 5;
+
+const client = createClient<paths>({ baseUrl, headers: { "X-API-Key": key } });
+
+/** An answer the store refused, with its stable `code`. */
+class StoreRefused extends Error {
+  constructor(readonly error: ApiError) {
+    super(`${error.code}: ${error.message}`);
+  }
+}
+
+function refused(error: ApiError | undefined, response: Response): never {
+  throw new StoreRefused(
+    error ?? { code: "internal", message: `HTTP ${response.status}`, status: response.status },
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long to wait before attempt `attempt + 1`: Retry-After when the store sent one. */
+function backoff(attempt: number, response?: Response): number {
+  const retryAfter = Number(response?.headers.get("Retry-After"));
+  const exponential = 250 * 2 ** (attempt - 1);
+  return Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : exponential;
+}
+
+/** The stock the till knows, kept fresh by the store's change stream. */
+class StockView {
+  readonly quantities = new Map<number, number>();
+  private lastEventId = "";
+  private readonly stop = new AbortController();
+  private waiters: Array<() => void> = [];
+
+  /** Follows /events until closed, reconnecting with Last-Event-ID after a drop. */
+  async follow(): Promise<void> {
+    while (!this.stop.signal.aborted) {
+      try {
+        const headers: Record<string, string> = { "X-API-Key": key };
+        if (this.lastEventId) headers["Last-Event-ID"] = this.lastEventId;
+        const res = await fetch(`${baseUrl}/events`, { headers, signal: this.stop.signal });
+        if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
+        const decoder = new TextDecoder();
+        let buffer = "";
+        const reader = res.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let end: number;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            this.receive(buffer.slice(0, end));
+            buffer = buffer.slice(end + 2);
+          }
+        }
+      } catch {
+        if (this.stop.signal.aborted) return;
+        await sleep(500);
+      }
+    }
+  }
+
+  private receive(message: string): void {
+    let event = "";
+    let data = "";
+    for (const line of message.split("\n")) {
+      if (line.startsWith("id:")) this.lastEventId = line.slice(3).trim();
+      else if (line.startsWith("event:")) event = line.slice(6).trim();
+      else if (line.startsWith("data:")) data += line.slice(5).trim();
+    }
+    if (event !== "inventory.updated" || !data) return;
+    const item = (JSON.parse(data) as { data: components["schemas"]["InventoryItem"] }).data;
+    this.quantities.set(item.petId, item.quantity);
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Waits (up to `ms`) until the stream reports `petId` at `quantity`. */
+  async until(petId: number, quantity: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.quantities.get(petId) !== quantity) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await Promise.race([new Promise<void>((wake) => this.waiters.push(wake)), sleep(left)]);
+    }
+    return true;
+  }
+
+  close(): void {
+    this.stop.abort();
+  }
+}
+
+/** The pet whose name is `text` (any case), else the first whose name contains it. */
+async function find(text: string): Promise<Pet> {
+  const { data, error, response } = await client.GET("/pets", {
+    params: { query: { q: text, limit: 100 } },
+  });
+  if (!data) refused(error, response);
+  const pet = data.find((p) => p.name.toLowerCase() === text.toLowerCase()) ?? data[0];
+  if (!pet) refused({ code: "not_found", message: `no pet called ${text}`, status: 404 }, response);
+  return pet;
+}
+
+/** Places the order, retrying with the same Idempotency-Key: it is never sold twice. */
+async function sell(pet: Pet, quantity: number): Promise<Order> {
+  const idempotencyKey = `till-${randomUUID()}`;
+  for (let attempt = 1; ; attempt++) {
+    let answer;
+    try {
+      answer = await client.POST("/store/orders", {
+        params: { header: { "Idempotency-Key": idempotencyKey } },
+        body: { petId: pet.id, quantity },
+      });
+    } catch (err) {
+      if (attempt >= ATTEMPTS) throw err; // the network stayed down
+      await sleep(backoff(attempt));
+      continue;
+    }
+    const { data, error, response } = answer;
+    if (data) return data;
+    const retry =
+      response.status === 503 ||
+      response.status === 429 ||
+      (response.status === 409 && error?.code === "conflict"); // the first try is still running
+    if (!retry || attempt >= ATTEMPTS) refused(error, response);
+    await sleep(backoff(attempt, response));
+  }
+}
+
+/** Marks the order handed over. */
+async function handOver(order: Order): Promise<Order> {
+  const { data, error, response } = await client.PATCH("/store/orders/{orderId}", {
+    params: { path: { orderId: order.id } },
+    body: { complete: true },
+  });
+  if (!data) refused(error, response);
+  return data;
+}
+
+async function stockOf(petId: number): Promise<number> {
+  const { data, error, response } = await client.GET("/store/inventory/{petId}", {
+    params: { path: { petId } },
+  });
+  if (!data) refused(error, response);
+  return data.quantity;
+}
+
+async function main(args: string[]): Promise<number> {
+  const [command, name, count] = args;
+  if (command !== "sell" || !name || !key) {
+    console.error('usage: PETSTORE_KEY=<pos key> node dist/till.js sell "<pet name>" [quantity]');
+    return 2;
+  }
+  const quantity = Number(count ?? "1");
+  const stock = new StockView();
+  const following = stock.follow();
+  try {
+    const pet = await find(name);
+    const before = await stockOf(pet.id);
+    stock.quantities.set(pet.id, before);
+    console.log(`${pet.name} (pet ${pet.id}): ${before} in stock`);
+    const order = await handOver(await sell(pet, quantity));
+    console.log(`sold order ${order.id}: ${order.quantity} x ${pet.name}, handed over`);
+    const fresh = await stock.until(pet.id, before - quantity, 10_000);
+    console.log(
+      fresh
+        ? `stock of ${pet.name} is now ${before - quantity} (from /events)`
+        : `no stock event yet for ${pet.name}`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof StoreRefused) {
+      console.error(`refused: ${err.error.code} (${err.error.status}): ${err.error.message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    stock.close();
+    await following;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
