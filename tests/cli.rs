@@ -257,3 +257,82 @@ fn backup_copies_a_store_that_then_opens_with_the_same_keys() {
     let err = shop.fails(&["backup", copy.to_str().unwrap()]);
     assert!(err.starts_with("petstore: "), "{err}");
 }
+
+#[test]
+fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    let shop = Shop::new();
+    let db = shop.dir.path().join("demo.sqlite");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
+        .args([
+            "--db",
+            db.to_str().unwrap(),
+            "demo",
+            "--bind",
+            "127.0.0.1:0",
+        ])
+        .env("PETSTORE_LOG", "warn")
+        .env_remove("PETSTORE_ADMIN_KEY")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut printed = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let done = line.starts_with("Staff key");
+        printed.push(line);
+        if done {
+            break;
+        }
+    }
+    let value = |prefix: &str| {
+        printed
+            .iter()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {printed:?}"))
+            .trim()
+            .to_owned()
+    };
+    let addr = value("petstore listening on http://");
+    let admin = value("Admin key:");
+    let pos = value("POS key (Till 1):");
+    assert!(
+        value("Demo shop:").contains("in 12 categories"),
+        "{printed:?}"
+    );
+
+    // A plain HTTP/1.1 GET, answered with its X-Total-Count.
+    let total = |key: &str, path: &str| {
+        let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            conn,
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nX-API-Key: {key}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
+        answer
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("x-total-count: ")
+                    .map(str::to_owned)
+            })
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{path}: no X-Total-Count in {answer}"))
+    };
+    assert!(total(&pos, "/pets?limit=1") >= 200);
+    assert_eq!(total(&pos, "/categories?limit=1"), 12);
+    assert!(total(&admin, "/store/orders?limit=1") >= 30);
+    assert!(total(&admin, "/store/orders?complete=false&limit=1") >= 1);
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    // The demo makes a new store: it never fills one that exists.
+    let err = shop.fails(&["--db", db.to_str().unwrap(), "demo"]);
+    assert!(err.contains("already exists"), "{err}");
+}

@@ -187,3 +187,32 @@ async fn the_document_and_the_docs_page_are_served_without_a_key() {
     let health = app.client.get(app.url("/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
 }
+
+#[test]
+fn the_rate_limit_guide_lists_the_contracts_plans() {
+    let guide = std::fs::read_to_string(repo_file("docs/rate-limits.md")).unwrap();
+    let n = |v: u64| {
+        let digits = v.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    for plan in petstore::contract::PLANS {
+        let row = guide
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", plan.name)))
+            .unwrap_or_else(|| panic!("docs/rate-limits.md has no row for {}", plan.name));
+        if let (Some(minute), Some(day)) = (plan.per_minute, plan.per_day) {
+            assert_eq!(
+                row,
+                format!("| `{}` | {} | {} |", plan.name, n(minute), n(day)),
+                "docs/rate-limits.md"
+            );
+        }
+    }
+}
