@@ -58,8 +58,10 @@ def nullable_codes(prefix):
     return {name: dict(s, nullable=True) for name, s in codes_doc(prefix).items()}
 
 
-def query(name, description, schema_obj):
-    return {"name": name, "in": "query", "description": description, "schema": schema_obj}
+def query(name, description, schema_obj, **extra):
+    return dict(
+        {"name": name, "in": "query", "description": description, "schema": schema_obj}, **extra
+    )
 
 
 def op(operation_id, summary, description, resps, parameters=None, body=None, tag="Store"):
@@ -320,8 +322,8 @@ NEW_PATHS = {
                 forbidden=False,
             ),
             parameters=[
-                query("from", "First local day (YYYY-MM-DD).", DATE),
-                query("to", "Last local day (YYYY-MM-DD), included.", DATE),
+                query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
+                query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
             ],
         ),
     },
@@ -434,8 +436,8 @@ NEW_PATHS = {
                 forbidden=False,
             ),
             parameters=[
-                query("from", "First local day (YYYY-MM-DD).", DATE),
-                query("to", "Last local day (YYYY-MM-DD), included.", DATE),
+                query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
+                query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
             ],
         ),
     },

@@ -216,13 +216,11 @@ fn cancel(tx: &mut Tx<'_>, id: i64, pre: &Precondition, key_name: Option<&str>) 
             key_name,
         };
         if inventory::shift(tx, pet.id, current.quantity, cause)?.is_none() {
-            return Err(DomainError::invalid(
-                "quantity",
-                format!(
-                    "returning {} units would take pet {}'s stock above the most a shop can hold",
-                    current.quantity, pet.id
-                ),
-            )
+            // Interface 1.1: a cancel that would lift stock past the maximum is 409 `conflict`.
+            return Err(DomainError::Conflict(format!(
+                "returning {} units would take pet {}'s stock above the most a shop can hold",
+                current.quantity, pet.id
+            ))
             .into());
         }
     }

@@ -562,3 +562,33 @@ async fn rule_2_taking_the_last_unit_of_a_pet_without_status_makes_it_pending() 
     assert_eq!(complete(&app, &order).await.status(), 200);
     assert_eq!(pet(&app, id).await["status"], "sold");
 }
+
+#[tokio::test]
+async fn a_cancel_that_would_lift_stock_past_1000000_is_conflict_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Fish").await;
+    let tetra = app.pet_with_stock("Neon tetra", cat, 10).await;
+    let order = app.order(tetra, 2).await;
+    let full = app
+        .request(Method::PUT, &format!("/store/inventory/{tetra}"))
+        .json(&json!({"quantity": 1_000_000}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(full.status(), 200);
+    let res = app
+        .request(Method::DELETE, &format!("/store/orders/{}", order["id"]))
+        .send()
+        .await
+        .unwrap();
+    let message = assert_error(res, 409, "conflict").await;
+    assert!(message.contains("most a shop can hold"), "{message}");
+    let stock = app.get_json(&format!("/store/inventory/{tetra}")).await;
+    assert_eq!(stock["quantity"], 1_000_000);
+    let kept = app
+        .request(Method::GET, &format!("/store/orders/{}", order["id"]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(kept.status(), 200, "the order is still there");
+}
