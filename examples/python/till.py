@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -109,8 +110,12 @@ class StockView:
 
 
 def find(client: AuthenticatedClient, text: str) -> Pet:
-    """The pet whose name is `text` (any case), else the first whose name contains it."""
-    answer = list_pets.sync_detailed(client=client, q=text, limit=100)
+    """The pet with barcode `text` (when it is 8 to 14 digits), else the pet whose name is
+    `text` (any case), else the first whose name contains it."""
+    if re.fullmatch(r"[0-9]{8,14}", text):
+        answer = list_pets.sync_detailed(client=client, barcode=text)
+    else:
+        answer = list_pets.sync_detailed(client=client, q=text, limit=100)
     if not isinstance(answer.parsed, list):
         raise refused(answer)
     for pet in answer.parsed:
@@ -165,7 +170,7 @@ def stock_of(client: AuthenticatedClient, pet_id: int) -> int:
 
 def main(args: list[str]) -> int:
     if len(args) not in (2, 3) or args[0] != "sell" or not KEY:
-        print('usage: PETSTORE_KEY=<pos key> python till.py sell "<pet name>" [quantity]', file=sys.stderr)
+        print('usage: PETSTORE_KEY=<pos key> python till.py sell "<pet name or barcode>" [quantity]', file=sys.stderr)
         return 2
     name, quantity = args[1], int(args[2]) if len(args) == 3 else 1
     client = AuthenticatedClient(base_url=BASE_URL, token=KEY, timeout=httpx.Timeout(10.0))

@@ -110,13 +110,16 @@ class StockView {
   }
 }
 
-/** The pet whose name is `text` (any case), else the first whose name contains it. */
+/** The pet with barcode `text` (when it is 8 to 14 digits), else the pet whose name is `text`
+ * (any case), else the first whose name contains it. */
 async function find(text: string): Promise<Pet> {
+  const scanned = /^[0-9]{8,14}$/.test(text);
   const { data, error, response } = await client.GET("/pets", {
-    params: { query: { q: text, limit: 100 } },
+    params: { query: scanned ? { barcode: text } : { q: text, limit: 100 } },
   });
   if (!data) refused(error, response);
   const pet = data.find((p) => p.name.toLowerCase() === text.toLowerCase()) ?? data[0];
+  // (a barcode names one pet at most: its only match is data[0])
   if (!pet) refused({ code: "not_found", message: `no pet called ${text}`, status: 404 }, response);
   return pet;
 }
@@ -168,7 +171,7 @@ async function stockOf(petId: number): Promise<number> {
 async function main(args: string[]): Promise<number> {
   const [command, name, count] = args;
   if (command !== "sell" || !name || !key) {
-    console.error('usage: PETSTORE_KEY=<pos key> node dist/till.js sell "<pet name>" [quantity]');
+    console.error('usage: PETSTORE_KEY=<pos key> node dist/till.js sell "<pet name or barcode>" [quantity]');
     return 2;
   }
   const quantity = Number(count ?? "1");
