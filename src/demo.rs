@@ -380,6 +380,7 @@ pub async fn fill(app: &App, admin_key: &str) -> Result<Summary, Error> {
         let quantity = rng.gen_range(1..=3.min(left - 1));
         let days_ago = rng.gen_range(0..28);
         let ship = today - chrono::Duration::days(days_ago);
+        let (hour, minute) = (rng.gen_range(9..18), rng.gen_range(0..60));
         let order = api
             .ok(
                 &pos_key,
@@ -388,17 +389,24 @@ pub async fn fill(app: &App, admin_key: &str) -> Result<Summary, Error> {
                 Some(json!({
                     "petId": pet_id,
                     "quantity": quantity,
-                    "shipDate": format!("{ship}T{:02}:{:02}:00Z", rng.gen_range(9..18), rng.gen_range(0..60)),
+                    "shipDate": format!("{ship}T{hour:02}:{minute:02}:00Z"),
                 })),
             )
             .await?;
         stocked[pick].1 -= quantity;
         summary.orders += 1;
+        let id = order["id"].as_i64().unwrap_or_default();
+        // The till sold it that day: the daily report shows four weeks of trade.
+        let placed = ship
+            .and_hms_opt(hour, minute, 0)
+            .map(|t| t.and_utc().min(chrono::Utc::now()))
+            .map(crate::domain::time::format)
+            .unwrap_or_else(crate::domain::time::now);
         if days_ago < 2 && rng.gen_bool(0.5) {
             summary.open_orders += 1;
+            app.store().orders().backdate(id, placed, None).await?;
             continue;
         }
-        let id = order["id"].as_i64().unwrap_or_default();
         api.ok(
             &pos_key,
             Method::PATCH,
@@ -406,6 +414,11 @@ pub async fn fill(app: &App, admin_key: &str) -> Result<Summary, Error> {
             Some(json!({"complete": true})),
         )
         .await?;
+        let completed = placed.clone();
+        app.store()
+            .orders()
+            .backdate(id, placed, Some(completed))
+            .await?;
     }
     summary.units = stocked.iter().map(|(_, q)| u64::from(*q)).sum();
     Ok(summary)

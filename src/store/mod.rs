@@ -161,6 +161,9 @@ struct Inner {
     lock: std::sync::Mutex<Option<std::fs::File>>,
 }
 
+/// How often opening a store is tried again while another program holds it busy.
+const OPEN_RETRIES: u64 = 40;
+
 impl Store {
     /// Opens (creating if need be) the store at `path` and brings its schema up to date.
     /// Refuses a file that is read-only, damaged, another program's or from a newer petstore.
@@ -178,10 +181,22 @@ impl Store {
 
     fn open_with(path: &Path, lock: Option<std::fs::File>) -> Result<Self> {
         startup::prepare(path)?;
-        let mut conn = connection::open_writer(path)
-            .and_then(|conn| startup::check(&conn, path).map(|()| conn))
-            .map_err(|e| startup::explain(path, e))?;
-        migrate::run(&mut conn).map_err(|e| startup::explain(path, e))?;
+        // Programs starting together on a new file race to switch it to WAL, which SQLite
+        // answers "busy" at once, past any busy timeout: try again for a few seconds before
+        // calling the file locked.
+        let mut attempt = 0;
+        let conn = loop {
+            let opened = connection::open_writer(path)
+                .and_then(|conn| startup::check(&conn, path).map(|()| conn))
+                .and_then(|mut conn| migrate::run(&mut conn).map(|()| conn));
+            match opened {
+                Err(StoreError::Busy) if attempt < OPEN_RETRIES => {
+                    attempt += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20 * attempt));
+                }
+                other => break other.map_err(|e| startup::explain(path, e))?,
+            }
+        };
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let writer = writer::spawn(conn, events.clone())?;
         let readers = readers::spawn(path, readers::COUNT)?;

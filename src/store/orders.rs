@@ -255,4 +255,27 @@ impl<'s> Orders<'s> {
     pub fn cancel(&self, id: i64, pre: Precondition, by: Option<String>) -> Call<'s, ()> {
         Call::write(self.0, move |tx| cancel(tx, id, &pre, by.as_deref()))
     }
+
+    /// Moves an order's placing (and completion, if any) back to `placed_at`, for the demo
+    /// shop's history. Not part of the interface: a real order's times are the store's own.
+    pub fn backdate(
+        &self,
+        id: i64,
+        placed_at: String,
+        completed_at: Option<String>,
+    ) -> Call<'s, ()> {
+        Call::write(self.0, move |tx| {
+            backdate(tx, id, &placed_at, completed_at.as_deref())
+        })
+    }
+}
+
+fn backdate(tx: &mut Tx<'_>, id: i64, placed_at: &str, completed_at: Option<&str>) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE orders SET created_at = ?2,
+             completed_at = CASE WHEN completed_at IS NULL THEN NULL ELSE COALESCE(?3, completed_at) END
+         WHERE id = ?1",
+    )?
+    .execute(params![id, placed_at, completed_at])?;
+    Ok(())
 }
