@@ -163,7 +163,7 @@ PARAMETERS = {
         "name": "Idempotency-Key",
         "in": "header",
         "description": (
-            f"Makes a retry safe: up to {hi('idempotencyKey')} characters, quoted or not, "
+            f"Makes a retry safe: up to {hi('idempotencyKey')} characters (quotes included), quoted or not, "
             "scoped to the calling API key. Repeating the request with the same key and body "
             f"within {BOUNDS['idempotencyHours']} hours replays the first answer (status and body) without acting again; "
             "the same key with another body is 422 `idempotency_key_reused`; a repeat "

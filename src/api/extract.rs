@@ -193,7 +193,8 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
             .strip_prefix('"')
             .and_then(|k| k.strip_suffix('"'))
             .unwrap_or(raw);
-        if key.is_empty() || key.chars().count() > IDEMPOTENCY_KEY_MAX {
+        // The bound counts the header as sent, quotes included, as the document states it.
+        if key.is_empty() || raw.chars().count() > IDEMPOTENCY_KEY_MAX {
             return Err(ApiError::bad_request(format!(
                 "Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters"
             )));

@@ -182,6 +182,22 @@ async fn an_idempotency_key_longer_than_255_characters_is_bad_request() {
 }
 
 #[tokio::test]
+async fn a_quoted_idempotency_key_counts_its_quotes_toward_the_255() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 5).await;
+    let order = json!({ "petId": rex, "quantity": 1 });
+    let too_long = format!("\"{}\"", "q".repeat(254));
+    let res = place(&app, ADMIN_KEY, &too_long, &order).await;
+    assert_error(res, 400, "bad_request").await;
+    assert_eq!(stock(&app, rex).await, 5, "nothing was sold");
+    let fits = format!("\"{}\"", "q".repeat(253));
+    let res = place(&app, ADMIN_KEY, &fits, &order).await;
+    assert_eq!(res.status(), 201);
+    assert_eq!(stock(&app, rex).await, 4);
+}
+
+#[tokio::test]
 async fn a_failed_request_is_not_recorded_and_may_be_retried_with_its_key() {
     let app = TestApp::spawn().await;
     let cat = app.category("Dogs").await;
