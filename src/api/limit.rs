@@ -2,12 +2,16 @@
 //! headers every answer carries, and the 429 answers. The policy itself is in
 //! [`crate::limits`].
 
-use std::net::IpAddr;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 
+use axum::extract::{ConnectInfo, FromRequest, Request};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
+use super::extract::JsonBody;
+use super::state::AppState;
 use crate::auth::Caller;
 use crate::limits::{
     client_net, policy_header, ratelimit_header, Decision, Limiter, Plan, Quota, Subject,
@@ -68,4 +72,39 @@ pub fn add_headers(headers: &mut HeaderMap, decision: &Decision, quota: Quota) {
             headers.insert(HeaderName::from_static(name), value);
         }
     }
+}
+
+/// A keyless operation (`POST /pair`, `POST /session`): counted against the caller's address
+/// like any request without a key, then its JSON body is read and `answer`ed with the
+/// caller's address. The answer carries the rate-limit headers.
+pub async fn keyless<T, F, Fut>(s: &AppState, req: Request, answer: F) -> Response
+where
+    JsonBody<T>: FromRequest<()>,
+    <JsonBody<T> as FromRequest<()>>::Rejection: IntoResponse,
+    F: FnOnce(T, IpAddr) -> Fut,
+    Fut: Future<Output = Response>,
+{
+    let addr = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
+    let decision = s
+        .app
+        .settings()
+        .rate_limits
+        .is_on()
+        .then(|| check(s.app.limiter(), None, addr));
+    let mut response = match &decision {
+        Some((decision, _)) if !decision.is_allowed() => {
+            refusal(decision).unwrap_or_else(|| ApiError::internal().into_response())
+        }
+        _ => match JsonBody::<T>::from_request(req, &()).await {
+            Ok(body) => answer(body.value, addr).await,
+            Err(err) => err.into_response(),
+        },
+    };
+    if let Some((decision, quota)) = &decision {
+        add_headers(response.headers_mut(), decision, *quota);
+    }
+    response
 }

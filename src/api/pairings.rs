@@ -3,9 +3,9 @@
 //! trades the code for the till's own key. A wrong code is 404 and counts toward a ban of
 //! the caller's address, like a refused request.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
-use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use qrcode::render::svg;
@@ -101,29 +101,7 @@ pub async fn qr(
 
 /// `POST /pair`: counted against the caller's address, then the code is checked.
 pub async fn pair(State(s): State<AppState>, req: Request) -> Response {
-    let addr = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
-    let decision = s
-        .app
-        .settings()
-        .rate_limits
-        .is_on()
-        .then(|| limit::check(s.app.limiter(), None, addr));
-    let mut response = match &decision {
-        Some((decision, _)) if !decision.is_allowed() => {
-            limit::refusal(decision).unwrap_or_else(|| ApiError::internal().into_response())
-        }
-        _ => match JsonBody::<PairInput>::from_request(req, &()).await {
-            Ok(body) => answer(&s, body.value, addr).await,
-            Err(err) => err.into_response(),
-        },
-    };
-    if let Some((decision, quota)) = &decision {
-        limit::add_headers(response.headers_mut(), decision, *quota);
-    }
-    response
+    limit::keyless(&s, req, |input: PairInput, addr| answer(&s, input, addr)).await
 }
 
 async fn answer(s: &AppState, input: PairInput, addr: IpAddr) -> Response {

@@ -2,15 +2,13 @@
 //! signs itself out. Signing in needs no key, so it is limited by address like any request
 //! without one, and a name is locked after too many wrong PINs (see `auth::pin`).
 
-use std::net::{IpAddr, SocketAddr};
-
-use axum::extract::{ConnectInfo, FromRequest, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::error::{ApiError, Result};
-use super::extract::{Auth, JsonBody, Readonly};
+use super::extract::{Auth, Readonly};
 use super::limit;
 use super::respond;
 use super::state::AppState;
@@ -55,29 +53,7 @@ fn locked(retry_after: u64) -> Response {
 
 /// `POST /session`: counted against the caller's address, then checked.
 pub async fn sign_in(State(s): State<AppState>, req: Request) -> Response {
-    let addr = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
-    let decision = s
-        .app
-        .settings()
-        .rate_limits
-        .is_on()
-        .then(|| limit::check(s.app.limiter(), None, addr));
-    let mut response = match &decision {
-        Some((decision, _)) if !decision.is_allowed() => {
-            limit::refusal(decision).unwrap_or_else(|| ApiError::internal().into_response())
-        }
-        _ => match JsonBody::<SignInInput>::from_request(req, &()).await {
-            Ok(body) => answer(&s, body.value).await,
-            Err(err) => err.into_response(),
-        },
-    };
-    if let Some((decision, quota)) = &decision {
-        limit::add_headers(response.headers_mut(), decision, *quota);
-    }
-    response
+    limit::keyless(&s, req, |input: SignInInput, _| answer(&s, input)).await
 }
 
 async fn answer(s: &AppState, input: SignInInput) -> Response {
