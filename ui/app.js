@@ -39,6 +39,9 @@ import { invalidateProfile } from './money.js';
 /** @type {Record<string, PageModule>} */
 const PAGES = { pets, categories, inventory, orders, stocktake, reports, keys, staff, network };
 
+/** Pages for managers, set apart at the end of the navigation (listed whether present or not). */
+const MANAGER_PAGES = ['keys', 'staff', 'backups', 'network'];
+
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
 /** Everything that belongs to one signed-in session, torn down on sign-out. */
@@ -118,7 +121,7 @@ function showSignIn(notice) {
   document.title = 'Sign in — Petstore';
   renderPinSignIn(root, {
     heading: 'Petstore staff sign in',
-    names: staffSession.rememberedNames(),
+    names: staffSession.namesToOffer(),
     notice,
     onUseKey: () => showKeySignIn(),
     onSignIn: async (name, pin) => {
@@ -172,13 +175,20 @@ async function start(key, desktop, knownRole, member) {
     }
   }
   const admin = role === 'admin';
+  // A manager signed in on a browser shows it the staff's names, so a colleague's first
+  // sign-in on this tablet is a tap on their name (never from a keyless request).
+  if (admin && !desktop) {
+    api.listAll('/admin/staff', {}, 500).then(staffSession.keepDeviceNames, () => {});
+  }
   // Opening the store to the shop's network is a manager's decision, also at the counter PC.
   const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'stocktake' || roleCan(role, 'stock')));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });
+  // The manager's pages sit apart, at the end of the band: the shop's work comes first.
+  const firstManage = names.find((n) => MANAGER_PAGES.includes(n));
   const nav = h('nav', { class: 'nav', 'aria-label': 'Pages' },
-    names.map((n) => h('a', { href: `#/${n}`, 'data-page': n }, PAGES[n].title)));
+    names.map((n) => h('a', { href: `#/${n}`, 'data-page': n, class: n === firstManage ? 'nav-manage-first' : null }, PAGES[n].title)));
   const signOut = desktop && !member ? null : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
   const who = member ? h('span', { class: 'who', title: 'Signed in by name and PIN' }, member.name) : null;
   const main = h('main', { id: 'main', tabindex: '-1' });
@@ -242,8 +252,11 @@ async function start(key, desktop, knownRole, member) {
     if (view.results && view.results.childElementCount === 0) replace(view.results, skeleton());
     document.title = `${mod.title} — Petstore`;
     for (const a of nav.querySelectorAll('a')) {
-      if (a.dataset.page === name) a.setAttribute('aria-current', 'page');
-      else a.removeAttribute('aria-current');
+      if (a.dataset.page === name) {
+        a.setAttribute('aria-current', 'page');
+        // On a narrow screen the band scrolls: keep the current page in sight.
+        if (nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, a.offsetLeft - nav.clientWidth / 2 + a.offsetWidth / 2);
+      } else a.removeAttribute('aria-current');
     }
     document.body.dataset.page = name;
     refresher.now().then(() => {
@@ -353,8 +366,11 @@ async function start(key, desktop, knownRole, member) {
     if (desktop) return showFatal('The key of this window is no longer valid. Restart Petstore.');
     forgetKey();
     history.replaceState(null, '', location.pathname);
-    // Signed in with a key: back to the key form (a till or a manager), not the PIN pad.
-    showKeySignIn(why === 'revoked' ? 'Your key was revoked or is no longer valid. Sign in with another key.' : undefined);
+    // Signed in with a key: back to the key form (a till), unless this device lists its
+    // staff's names (a manager set it up): then to the names, where the next person starts.
+    const keyNotice = why === 'revoked' ? 'Your key was revoked or is no longer valid. Sign in with another key.' : undefined;
+    if (staffSession.namesToOffer().length > 0) showSignIn(keyNotice);
+    else showKeySignIn(keyNotice);
     if (why === 'signed-out') notify('Signed out.', 'ok');
   }
   session = { stop: () => stopSession('signed-out') };

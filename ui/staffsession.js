@@ -2,11 +2,22 @@
 //! and the names this device remembers. A member's session key is kept like a typed key
 //! (sessionStorage: gone when the tab closes); the names of members who signed in here are
 //! kept in localStorage so the next sign-in is a tap on the name, never a PIN.
+//!
+//! A device also lists the names a manager showed it: when a manager is signed in on a
+//! browser, the enabled members' names are kept in that browser's localStorage (unless the
+//! manager turned that off for this device on the Staff page), so the first sign-in of a new
+//! colleague on a tablet the manager has set up is a tap on their name and their PIN. The
+//! names never come from a keyless request: a stranger on the shop's network learns none of
+//! them, and `POST /session` answers a wrong name exactly like a wrong PIN.
 
 import { request } from './api.js';
 
 const MEMBER_KEY = 'petstore.member';
 const NAMES_KEY = 'petstore.names';
+const DEVICE_NAMES_KEY = 'petstore.deviceNames';
+const DEVICE_NAMES_OFF = 'petstore.deviceNames.off';
+/** How many names a manager's list may put on a device's sign-in screen. */
+const DEVICE_NAMES_MAX = 60;
 /** How many names a device remembers (the most recent first). */
 const NAMES_MAX = 12;
 
@@ -93,4 +104,75 @@ function rememberName(name) {
 export function forgetName(name) {
   const folded = name.toLocaleLowerCase();
   localStorage.setItem(NAMES_KEY, JSON.stringify(rememberedNames().filter((n) => n.toLocaleLowerCase() !== folded)));
+}
+
+/** @param {string} key @returns {string[]} */
+function storedNames(key) {
+  try {
+    const list = JSON.parse(localStorage.getItem(key) ?? '[]');
+    return Array.isArray(list) ? list.filter((n) => typeof n === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether this device lists its staff's names on the sign-in screen (a manager's choice). */
+export function deviceListsNames() {
+  return localStorage.getItem(DEVICE_NAMES_OFF) === null;
+}
+
+/**
+ * The enabled members' names, as a manager's session last saw them on this device.
+ * @returns {string[]}
+ */
+export function deviceNames() {
+  return deviceListsNames() ? storedNames(DEVICE_NAMES_KEY).slice(0, DEVICE_NAMES_MAX) : [];
+}
+
+/**
+ * Keep the enabled members' names for this device's sign-in screen (a manager is signed in).
+ * @param {StaffMember[]} members
+ */
+export function keepDeviceNames(members) {
+  if (!deviceListsNames()) return;
+  const names = members.filter((m) => !m.disabledAt).map((m) => m.name)
+    .sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }))
+    .slice(0, DEVICE_NAMES_MAX);
+  localStorage.setItem(DEVICE_NAMES_KEY, JSON.stringify(names));
+  // A name that signed in here but can no longer (disabled, renamed) leaves the list too.
+  const enabled = new Set(names.map((n) => n.toLocaleLowerCase()));
+  localStorage.setItem(NAMES_KEY, JSON.stringify(rememberedNames().filter((n) => enabled.has(n.toLocaleLowerCase()))));
+}
+
+/**
+ * Turn the list of names on this device's sign-in screen on or off.
+ * @param {boolean} on
+ * @param {StaffMember[]} [members]  the members to list, when turning it on
+ */
+export function setDeviceListsNames(on, members = []) {
+  if (on) {
+    localStorage.removeItem(DEVICE_NAMES_OFF);
+    keepDeviceNames(members);
+  } else {
+    localStorage.setItem(DEVICE_NAMES_OFF, '1');
+    localStorage.removeItem(DEVICE_NAMES_KEY);
+  }
+}
+
+/**
+ * The names the sign-in screen offers to tap: those who signed in here, most recent first,
+ * then the rest of the staff a manager's session listed on this device, by name.
+ * @returns {string[]}
+ */
+export function namesToOffer() {
+  const seen = new Set();
+  /** @type {string[]} */
+  const out = [];
+  for (const n of [...rememberedNames(), ...deviceNames()]) {
+    const folded = n.toLocaleLowerCase();
+    if (seen.has(folded)) continue;
+    seen.add(folded);
+    out.push(n);
+  }
+  return out;
 }

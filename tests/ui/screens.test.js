@@ -120,6 +120,17 @@ describe('every screen, checked by axe-core and photographed', () => {
       await page.locator('.live[data-state="live"]').waitFor();
       await shot('pets');
 
+      // The navigation is one line of 44 px targets at both sizes, and never widens the page.
+      const links = await page.locator('nav.nav a').evaluateAll((as) => as.map((a) => {
+        const r = a.getBoundingClientRect();
+        return { top: Math.round(r.top), height: r.height };
+      }));
+      assert.ok(links.length >= 8, `an admin sees every page (${links.length})`);
+      assert.equal(new Set(links.map((l) => l.top)).size, 1, `the navigation is one line (${size.name})`);
+      assert.ok(links.every((l) => l.height >= 44), `navigation targets are 44 px tall (${size.name})`);
+      assert.ok(await page.locator('header.top').evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth), `the header fits the screen's width (${size.name})`);
+      assert.ok(await page.locator('header.top').evaluate((el) => el.getBoundingClientRect().height) <= 120, `the header stays short (${size.name})`);
+
       const row = page.locator('tr', { has: page.getByRole('rowheader', { name: 'Guppy', exact: true }) });
       await row.getByRole('button', { name: 'Adjust Guppy' }).click();
       await page.keyboard.type('3');

@@ -201,39 +201,91 @@ describe('staff who sign in by name and PIN', () => {
     await context.close();
   });
 
-  it(`signs in on a tablet by name and PIN in at most ${SIGN_IN_BUDGET} clicks plus keystrokes`, async () => {
-    const { context, page, errors } = await openPage(browser, { bypassCSP: true });
+  it(`signs in the first time on a tablet a manager has set up, by name and PIN, in at most ${SIGN_IN_BUDGET} clicks plus keystrokes`, async () => {
+    await admin.post('/admin/staff', { name: 'Maria', role: 'staff', pin: '3141' });
+    const { context, page, errors } = await openPage(browser, { viewport: { width: 820, height: 1180 }, bypassCSP: true });
     await page.goto(server.base + '/');
     await page.getByRole('heading', { level: 1, name: 'Petstore staff sign in' }).waitFor();
     await page.getByRole('link', { name: 'Use a key instead' }).waitFor();
-    assert.deepEqual(await violations(page), []);
-    await page.screenshot({ path: path.join(shots, 'desktop-signin-pin.png') });
-
-    // The first time on this tablet: the name is typed, the PIN typed on the keyboard.
-    const clerk = counted(page);
+    // A device nobody has set up lists no names, and no keyless request tells them.
+    assert.equal(await page.getByRole('group', { name: 'Who are you?' }).count(), 0);
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'name', 'the name box has the focus');
-    await clerk.type('Bo');
-    await clerk.press('Enter');
-    await clerk.type('2468');
-    await clerk.press('Enter');
+    assert.deepEqual(await violations(page), []);
+    await page.screenshot({ path: path.join(shots, 'tablet-signin-pin.png') });
+    assert.equal((await fetch(server.base + '/admin/staff')).status, 401);
+
+    // The manager sets the tablet up once: signs in there with their key and signs out.
+    await page.getByRole('link', { name: 'Use a key instead' }).click();
+    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
+    await page.getByLabel('Key', { exact: true }).press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
-    assert.ok(clerk.actions <= SIGN_IN_BUDGET, `first sign-in cost ${clerk.actions}`);
-    const first = clerk.actions;
-    await page.getByRole('link', { name: 'Staff', exact: true }).waitFor();
+    await page.waitForFunction(() => (localStorage.getItem('petstore.deviceNames') ?? '').includes('Maria'));
     await page.getByRole('button', { name: 'Sign out' }).click();
 
-    // Every time after: the tablet remembers the name; one tap, the PIN on the pad, Sign in.
+    // Maria's first time on this tablet: her name is on the screen the manager left.
     await page.getByRole('heading', { level: 1, name: 'Petstore staff sign in' }).waitFor();
-    clerk.reset();
-    await clerk.tap(page.getByRole('button', { name: 'Bo', exact: true }));
-    for (const d of '2468') await clerk.tap(page.getByRole('button', { name: d, exact: true }));
-    assert.equal(await page.getByLabel('PIN', { exact: true }).inputValue(), '2468');
+    const people = await page.getByRole('group', { name: 'Who are you?' }).getByRole('button').allInnerTexts();
+    assert.deepEqual(people, ['Ann', 'Bo', 'Cy', 'Maria'], 'the enabled members, by name (Dee is disabled)');
+    assert.deepEqual(await violations(page), []);
+    await page.screenshot({ path: path.join(shots, 'tablet-signin-names.png') });
+    const clerk = counted(page);
+    await clerk.tap(page.getByRole('button', { name: 'Maria', exact: true }));
+    for (const d of '3141') await clerk.tap(page.getByRole('button', { name: d, exact: true }));
+    assert.equal(await page.getByLabel('PIN', { exact: true }).inputValue(), '3141');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'pin', 'the pad leaves the focus in the PIN box');
     await clerk.tap(page.getByRole('button', { name: 'Sign in' }));
     await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    await page.locator('.who').filter({ hasText: 'Maria' }).waitFor();
+    assert.ok(clerk.actions <= SIGN_IN_BUDGET, `first sign-in cost ${clerk.actions}`);
+    const first = clerk.actions;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    // Next time the same, with Maria first: the tablet remembers who signed in on it.
+    await page.getByRole('heading', { level: 1, name: 'Petstore staff sign in' }).waitFor();
+    assert.equal(await page.getByRole('group', { name: 'Who are you?' }).getByRole('button').first().innerText(), 'Maria');
+    clerk.reset();
+    await clerk.tap(page.getByRole('button', { name: 'Maria', exact: true }));
+    await clerk.type('3141');
+    await clerk.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
     assert.ok(clerk.actions <= SIGN_IN_BUDGET, `sign-in cost ${clerk.actions}`);
-    console.log(`sign-in cost: first time ${first}, then ${clerk.actions} (budget ${SIGN_IN_BUDGET})`);
+    console.log(`sign-in cost on a tablet: first time ${first}, then ${clerk.actions} (budget ${SIGN_IN_BUDGET})`);
     assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('lists staff names only on devices a manager set up, and a manager can stop it on the Staff page', async () => {
+    // A disabled member leaves the list the next time a manager's session sees the staff.
+    const { context, page } = await openPage(browser, { viewport: { width: 820, height: 1180 }, bypassCSP: true });
+    await page.goto(server.base + '/');
+    await page.getByRole('link', { name: 'Use a key instead' }).click();
+    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
+    await page.getByLabel('Key', { exact: true }).press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Staff', exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: 'This device’s sign-in screen' }).waitFor();
+    const ann = page.locator('tr[data-staff-id]').filter({ hasText: 'Ann' });
+    await ann.getByRole('button', { name: 'Disable Ann' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
+    await ann.getByText('Disabled').waitFor();
+    await page.waitForFunction(() => !(localStorage.getItem('petstore.deviceNames') ?? 'Ann').includes('Ann'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Petstore staff sign in' }).waitFor();
+    assert.deepEqual(await page.getByRole('group', { name: 'Who are you?' }).getByRole('button').allInnerTexts(), ['Bo', 'Cy', 'Maria']);
+
+    // Turned off for this device: back to typing names, and the stored list is gone.
+    await page.getByRole('link', { name: 'Use a key instead' }).click();
+    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
+    await page.getByLabel('Key', { exact: true }).press('Enter');
+    await page.getByRole('link', { name: 'Staff', exact: true }).click();
+    await page.getByRole('button', { name: 'Stop listing names on this device' }).click();
+    await page.getByRole('button', { name: 'List the staff’s names on this device' }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('petstore.deviceNames')), null);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Key', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Sign in with name and PIN instead' }).click();
+    await page.getByLabel('Your name').waitFor();
+    assert.equal(await page.getByRole('group', { name: 'Who are you?' }).count(), 0);
     await context.close();
   });
 

@@ -1,7 +1,8 @@
 //! Staff (admin only): the shop's people, who sign in with their name and a PIN. Add a
 //! member; change their role or PIN; disable them (their sessions end at once) or enable them
 //! again. The last enabled admin can be neither disabled nor demoted, so the page offers
-//! neither and says why.
+//! neither and says why. On a browser (a tablet, a manager's PC) the page also says whether
+//! this device's sign-in screen lists the staff's names to tap, and turns that on or off.
 
 import * as api from '../api.js';
 import { h, field, uid, select, replace } from '../dom.js';
@@ -10,6 +11,8 @@ import { notify } from '../notify.js';
 import { localTime, shortTime } from '../format.js';
 import { table, actionsCell, pageHeader, srOnly } from '../widgets.js';
 import { explain } from '../messages.js';
+import * as staffSession from '../staffsession.js';
+import { loadSession } from '../session.js';
 
 export const title = 'Staff';
 export const watches = ['staff.'];
@@ -59,6 +62,29 @@ export function mount(ctx) {
     h('p', { class: 'muted page-intro' }, 'Staff sign in on the counter PC and on tablets with their name and PIN. The stock history then says who changed what.'),
     results,
   );
+  // The counter PC's window always lists its staff; a browser lists them once a manager has
+  // signed in on it, unless the manager turns that off here (a PC others use, say).
+  const onDesktop = Boolean(loadSession()?.desktop);
+  const deviceNote = h('div', { class: 'device-names', hidden: onDesktop });
+  el.append(deviceNote);
+  function drawDeviceNote() {
+    const on = staffSession.deviceListsNames();
+    replace(deviceNote,
+      h('h2', {}, 'This device’s sign-in screen'),
+      h('p', { class: 'muted' }, on
+        ? 'It lists the names of the staff who can sign in, so each person taps their name and types their PIN. Nobody without a key or a PIN can read the names from the server.'
+        : 'It lists only the names of people who signed in on it before; others type their name.'),
+      h('button', {
+        type: 'button', class: 'btn', 'data-focus-key': 'device-names',
+        onclick: () => {
+          staffSession.setDeviceListsNames(!on, members);
+          notify(on ? 'This device no longer lists the staff’s names.' : 'This device lists the staff’s names on its sign-in screen.', 'ok');
+          drawDeviceNote();
+        },
+      }, on ? 'Stop listing names on this device' : 'List the staff’s names on this device'),
+    );
+  }
+  drawDeviceNote();
 
   /** @param {string} [hint] */
   const pinInput = (hint) => {
@@ -183,6 +209,7 @@ export function mount(ctx) {
     async load() {
       const items = /** @type {StaffMember[]} */ (await api.listAll('/admin/staff'));
       members = items;
+      if (!onDesktop) staffSession.keepDeviceNames(items);
       const on = items.filter((m) => !m.disabledAt);
       const off = items.filter((m) => m.disabledAt);
       replace(results,
