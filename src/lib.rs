@@ -33,6 +33,7 @@ pub mod demo;
 pub mod domain;
 mod error;
 pub mod limits;
+pub mod logfile;
 pub mod settings;
 pub mod store;
 

@@ -5,13 +5,28 @@ use petstore::cli::{self, Cli, Command};
 use petstore::Settings;
 
 fn main() -> std::process::ExitCode {
-    // Log lines are written by a background thread, so a slow terminal or pipe never holds
-    // up a request: when its buffer is full, lines are dropped (never waited for) and counted,
-    // and the count is reported. The guard flushes what is left when main returns.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    // The server's settings are read before the log starts, since they say where it goes.
+    let serving = match cli.command {
+        Some(Command::Serve(_)) | None => match cli::serve_settings(&matches) {
+            Ok(settings) => Some(settings),
+            Err(err) => return failed(&err),
+        },
+        _ => None,
+    };
+    let log_settings = serving.as_ref().map(|s| s.log.clone()).unwrap_or_default();
+    let log_file = match petstore::logfile::writer(&log_settings) {
+        Ok(file) => file,
+        Err(err) => return failed(&err),
+    };
+    // Log lines are written by a background thread, so a slow terminal, pipe or disk never
+    // holds up a request: when its buffer is full, lines are dropped (never waited for) and
+    // counted, and the count is reported. The guard flushes what is left when main returns.
     let (log_writer, _flush_on_exit) =
         tracing_appender::non_blocking::NonBlockingBuilder::default()
             .lossy(true)
-            .finish(std::io::stderr());
+            .finish(log_file);
     report_dropped_log_lines(log_writer.error_counter());
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -19,31 +34,36 @@ fn main() -> std::process::ExitCode {
                 .unwrap_or_else(|_| "info".into()),
         )
         .with_writer(log_writer)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_ansi(
+            log_settings.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        )
         .with_target(false)
         .init();
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     let mut out = std::io::stdout();
-    let result = match cli.command {
-        Some(Command::Keys(command)) => cli::keys(cli.db, command, &mut out),
-        Some(Command::Backup { file }) => cli::backup(cli.db, file, &mut out),
-        Some(Command::ContractFacts) => {
+    let result = match (cli.command, serving) {
+        (_, Some(settings)) => run_server(settings),
+        (Some(Command::Keys(command)), _) => cli::keys(cli.db, command, &mut out),
+        (Some(Command::Backup { file }), _) => cli::backup(cli.db, file, &mut out),
+        (Some(Command::ContractFacts), _) => {
             use std::io::Write;
             out.write_all(petstore::contract::facts_json().as_bytes())
                 .map_err(petstore::Error::from)
         }
-        Some(Command::Restore { file }) => cli::restore(cli.db, file, &mut out),
-        Some(Command::Demo(args)) => run_async(cli::demo(cli.db, args)),
-        Some(Command::Serve(_)) | None => cli::serve_settings(&matches).and_then(run_server),
+        (Some(Command::Restore { file }), _) => cli::restore(cli.db, file, &mut out),
+        (Some(Command::Demo(args)), _) => run_async(cli::demo(cli.db, args)),
+        // Serving always has its settings (read above, or the program already stopped).
+        (Some(Command::Serve(_)) | None, None) => Ok(()),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("petstore: {err}");
-            std::process::ExitCode::FAILURE
-        }
+        Err(err) => failed(&err),
     }
+}
+
+/// Says why the program stops, in one line, and exits non-zero.
+fn failed(err: &petstore::Error) -> std::process::ExitCode {
+    eprintln!("petstore: {err}");
+    std::process::ExitCode::FAILURE
 }
 
 fn run_server(settings: Settings) -> Result<(), petstore::Error> {

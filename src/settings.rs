@@ -32,6 +32,73 @@ pub const DEFAULT_BACKUP_KEEP: usize = 14;
 /// The shortest interval between automatic backups, whatever the setting says.
 const MIN_BACKUP_INTERVAL: Duration = Duration::from_secs(1);
 
+/// Largest size of the log file before it is rotated, unless a setting changes it (10 MiB).
+pub const DEFAULT_LOG_MAX_SIZE: &str = "10M";
+/// How many rotated log files are kept unless a setting changes it.
+pub const DEFAULT_LOG_KEEP: usize = 5;
+/// The smallest size a log file may be limited to.
+const MIN_LOG_MAX_BYTES: u64 = 1024;
+
+/// Where the log goes: standard error, or a file rotated by size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogSettings {
+    /// The log file; `None` writes the log to standard error.
+    pub file: Option<PathBuf>,
+    /// Size after which the file is rotated (`FILE` becomes `FILE.1`, `FILE.1` `FILE.2`, …).
+    pub max_bytes: u64,
+    /// How many rotated files are kept beside the current one.
+    pub keep: usize,
+}
+
+impl LogSettings {
+    fn new(file: Option<PathBuf>, max_size: &str, keep: usize) -> Result<Self, Error> {
+        let max_bytes = parse_size(max_size).filter(|b| *b >= MIN_LOG_MAX_BYTES).ok_or_else(|| {
+            Error::Settings(format!(
+                "--log-max-size must be a size of at least 1K, like 512K, 10M or 1G; got {max_size:?}"
+            ))
+        })?;
+        if keep == 0 {
+            return Err(Error::Settings(
+                "--log-keep must be at least 1 (the number of rotated log files kept)".into(),
+            ));
+        }
+        let file = file.filter(|f| !f.as_os_str().is_empty());
+        Ok(Self {
+            file,
+            max_bytes,
+            keep,
+        })
+    }
+}
+
+impl Default for LogSettings {
+    fn default() -> Self {
+        Self {
+            file: None,
+            max_bytes: 10 * 1024 * 1024,
+            keep: DEFAULT_LOG_KEEP,
+        }
+    }
+}
+
+/// A size in bytes: digits with an optional binary unit `K`, `M` or `G` (`KB`, `MiB`… too).
+fn parse_size(given: &str) -> Option<u64> {
+    let given = given.trim();
+    let digits = given
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(given.len());
+    let (number, unit) = given.split_at(digits);
+    let number: u64 = number.parse().ok()?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return None,
+    };
+    number.checked_mul(1 << shift)
+}
+
 /// When and where the store backs itself up.
 #[derive(Debug, Clone)]
 pub struct BackupSettings {
@@ -113,6 +180,15 @@ pub struct ServeArgs {
     /// How many of the automatic backups to keep (the newest).
     #[arg(long, env = "PETSTORE_BACKUP_KEEP", default_value_t = DEFAULT_BACKUP_KEEP)]
     pub backup_keep: usize,
+    /// A file for the log (one line per request, among others) instead of standard error.
+    #[arg(long, env = "PETSTORE_LOG_FILE")]
+    pub log_file: Option<PathBuf>,
+    /// Size at which the log file is rotated: bytes, or with K, M or G (binary units).
+    #[arg(long, env = "PETSTORE_LOG_MAX_SIZE", default_value = DEFAULT_LOG_MAX_SIZE)]
+    pub log_max_size: String,
+    /// How many rotated log files to keep beside the current one.
+    #[arg(long, env = "PETSTORE_LOG_KEEP", default_value_t = DEFAULT_LOG_KEEP)]
+    pub log_keep: usize,
 }
 
 impl Default for ServeArgs {
@@ -130,6 +206,9 @@ impl Default for ServeArgs {
             backup_every: DEFAULT_BACKUP_EVERY_HOURS,
             backup_dir: None,
             backup_keep: DEFAULT_BACKUP_KEEP,
+            log_file: None,
+            log_max_size: DEFAULT_LOG_MAX_SIZE.into(),
+            log_keep: DEFAULT_LOG_KEEP,
         }
     }
 }
@@ -179,6 +258,7 @@ pub struct Settings {
     pub rate_limits: RateLimits,
     pub ban: BanPolicy,
     pub backup: BackupSettings,
+    pub log: LogSettings,
     /// Where each value came from, by setting name (`bind`, `rate_limits`, …).
     sources: BTreeMap<String, Source>,
 }
@@ -195,6 +275,7 @@ impl std::fmt::Debug for Settings {
             .field("rate_limits", &self.rate_limits)
             .field("ban", &self.ban)
             .field("backup", &self.backup)
+            .field("log", &self.log)
             .field("sources", &self.sources)
             .finish()
     }
@@ -268,8 +349,10 @@ impl Settings {
         let defaults = BanPolicy::default();
         let backup =
             BackupSettings::new(&db, args.backup_every, args.backup_dir, args.backup_keep)?;
+        let log = LogSettings::new(args.log_file, &args.log_max_size, args.log_keep)?;
         Ok(Self {
             backup,
+            log,
             db,
             bind: args
                 .bind
@@ -429,6 +512,22 @@ mod tests {
             assert!(!is_origin(bad), "{bad}");
         }
         assert!(cors_origins(vec!["*".into()]).is_err());
+    }
+
+    #[test]
+    fn log_sizes_read_bytes_and_binary_units_and_refuse_the_rest() {
+        assert_eq!(parse_size("2048"), Some(2048));
+        assert_eq!(parse_size("512K"), Some(512 * 1024));
+        assert_eq!(parse_size("10M"), Some(10 * 1024 * 1024));
+        assert_eq!(parse_size("1 GiB"), Some(1 << 30));
+        assert_eq!(parse_size("10 mb"), Some(10 << 20));
+        for bad in ["", "M", "-1", "1.5M", "10T", "99999999999999999999G"] {
+            assert_eq!(parse_size(bad), None, "{bad:?}");
+        }
+        let log = LogSettings::new(None, DEFAULT_LOG_MAX_SIZE, DEFAULT_LOG_KEEP).unwrap();
+        assert_eq!(log, LogSettings::default());
+        assert!(LogSettings::new(None, "100", 5).is_err(), "under 1K");
+        assert!(LogSettings::new(None, "1M", 0).is_err(), "nothing kept");
     }
 
     #[test]

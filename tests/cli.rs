@@ -1,5 +1,6 @@
-//! The `petstore` program's key and backup commands, run as a user runs them: the built binary
-//! with `PETSTORE_DB` pointing at a store in a temporary folder.
+//! The `petstore` program's commands (keys, backups, the demo, serving with a log file), run
+//! as a user runs them: the built binary with `PETSTORE_DB` pointing at a store in a temporary
+//! folder.
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
@@ -335,4 +336,99 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
     // The demo makes a new store: it never fills one that exists.
     let err = shop.fails(&["--db", db.to_str().unwrap(), "demo"]);
     assert!(err.contains("already exists"), "{err}");
+}
+
+#[test]
+fn serve_writes_its_request_log_to_a_file_rotated_by_size_keeping_the_newest() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    let shop = Shop::new();
+    let log = shop.dir.path().join("logs/access.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
+        .args([
+            "--db",
+            shop.db().to_str().unwrap(),
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--rate-limits",
+            "off",
+            "--log-file",
+            log.to_str().unwrap(),
+            "--log-max-size",
+            "2K",
+            "--log-keep",
+            "2",
+        ])
+        .env("PETSTORE_LOG", "info")
+        .env_remove("PETSTORE_ADMIN_KEY")
+        .env_remove("PETSTORE_LOG_FILE")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("petstore listening on http://")
+                .map(str::to_owned)
+        })
+        .unwrap();
+    for n in 0..200 {
+        let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            conn,
+            "GET /health?n={n} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    // The log is written by its own thread: give it a moment to catch up.
+    let rotated = |n: usize| PathBuf::from(format!("{}.{n}", log.display()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !rotated(2).exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    for path in [log.clone(), rotated(1), rotated(2)] {
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            text.len() <= 2048 + 512,
+            "{} holds {} bytes",
+            path.display(),
+            text.len()
+        );
+        assert!(
+            text.contains("GET /health 200"),
+            "{}: {text}",
+            path.display()
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{}", path.display());
+        }
+    }
+    assert!(
+        !rotated(3).exists(),
+        "only the newest two rotated files are kept"
+    );
+}
+
+#[test]
+fn serve_refuses_a_log_file_it_cannot_write_in_one_line() {
+    let shop = Shop::new();
+    let folder = shop.dir.path().to_str().unwrap().to_owned();
+    let err = shop.fails(&["serve", "--bind", "127.0.0.1:0", "--log-file", &folder]);
+    assert!(err.contains("is a folder"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let err = shop.fails(&["serve", "--log-max-size", "lots"]);
+    assert!(err.contains("--log-max-size"), "{err}");
 }

@@ -14,6 +14,7 @@ mod errors;
 mod etags;
 mod events;
 mod hardening;
+mod headers;
 mod hostile;
 mod idempotency;
 mod inventory;
