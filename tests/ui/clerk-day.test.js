@@ -321,12 +321,31 @@ describe('a clerk’s day without surprises', () => {
         await page.getByRole('button', { name: 'All stock' }).click();
         await page.getByLabel('Search name or category').fill(`bedding ${size.name}`);
         const row = page.locator(`tr[data-pet-id="${litter.id}"]`);
-        await row.getByRole('button', { name: `5 reorder point of ${litter.name}` }).click();
-        await page.keyboard.press('Control+A');
-        await page.keyboard.type('25');
-        await page.keyboard.press('Enter');
-        await page.getByRole('dialog').waitFor({ state: 'detached' });
-        assert.equal((await admin.get(`/store/inventory/${litter.id}`)).reorderPoint, 25);
+        // The reorder point is edited in place on the row: tap, type, Enter. No dialog.
+        const box = row.getByRole('spinbutton', { name: `Reorder point of ${litter.name}` });
+        const lowTab = page.locator('#inv-tab-low');
+        const lowBefore = Number((await lowTab.innerText()).replace(/\D+/g, '') || 0);
+        assert.equal(await box.inputValue(), '5');
+        const clerk = { actions: 0 };
+        await box.click(); clerk.actions += 1;
+        await page.keyboard.type('25'); clerk.actions += 2;
+        await page.keyboard.press('Enter'); clerk.actions += 1;
+        await row.locator('.stock-low').waitFor();
+        assert.equal((await admin.get(`/store/inventory/${litter.id}`)).reorderPoint, 25, 'typed over the old figure, not after it');
+        assert.equal(await page.getByRole('dialog').count(), 0);
+        assert.equal(clerk.actions, 4);
+        assert.equal(await lowTab.innerText(), `Low stock (${lowBefore + 1})`, 'the page counts it low at once');
+        // Escape puts back what is saved; emptied and left, the item has no reorder point.
+        await box.click();
+        await page.keyboard.type('7');
+        await page.keyboard.press('Escape');
+        assert.equal(await box.inputValue(), '25');
+        await box.fill('');
+        await box.press('Tab');
+        await row.locator('.stock-low').waitFor({ state: 'detached' });
+        assert.equal((await admin.get(`/store/inventory/${litter.id}`)).reorderPoint, undefined);
+        await box.fill('25');
+        await box.press('Enter');
         await row.locator('.stock-low').waitFor();
 
         // The same rule on the Pets page.

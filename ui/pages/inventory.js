@@ -1,13 +1,14 @@
 //! Inventory: every pet's stock, searchable by every word of name and category, sortable by
 //! stock, name or id, or only the low ones (at or below their reorder point: the one rule of
-//! stock.js); set a count, adjust with a reason, and a pet's stock history. The whole list is
+//! stock.js); reorder points edited in place on the row (type, Enter or leave the box to save,
+//! Escape to undo the typing); set a count, adjust with a reason, and a pet's stock history.
+//! The whole list is
 //! read once per load (a shop has hundreds of pets, not millions) and a stock change redraws
 //! from the event itself, with no fetch.
 
 import * as api from '../api.js';
-import { h, field, uid, replace } from '../dom.js';
-import { openDialog, formValues } from '../dialog.js';
-import { notify } from '../notify.js';
+import { h, field, replace } from '../dom.js';
+import { notify, notifyError } from '../notify.js';
 import { categoryNames } from '../lookups.js';
 import { openSetCount, openAdjust, openHistory, isLow, statusCell } from '../stock.js';
 import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
@@ -124,9 +125,8 @@ export function mount(ctx) {
         h('td', {}, categories.get(pet.categoryId) ?? '—'),
         h('td', { 'data-cell': 'status' }, statusCell(pet, it.quantity, canEdit)),
         h('td', { class: 'num', 'data-cell': 'stock' }, stockFigure(it.quantity, isLow(it))),
-        h('td', { class: 'num' }, canStock
-          ? h('button', { type: 'button', class: 'btn btn-small', 'data-focus-key': `${k}-rp`, onclick: () => openReorderPoint(pet, items.get(it.petId) ?? it) },
-            typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : 'Set', srOnly(` reorder point of ${pet.name}`))
+        h('td', { class: 'num', 'data-cell': 'rp' }, canStock
+          ? reorderBox(pet, it)
           : h('span', { class: 'muted' }, typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '—')),
         actionsCell(
           canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, items.get(it.petId)?.quantity) }, 'Adjust', srOnly(` ${pet.name}`)) : null,
@@ -155,29 +155,71 @@ export function mount(ctx) {
   }
 
   /**
-   * The reorder point: at or below it the item is low, on every page.
+   * The reorder point, edited in place: at or below it the item is low, on every page. The
+   * box saves when the clerk presses Enter or leaves it with a changed value; empty means no
+   * reorder point (a single animal); Escape puts back the saved value.
    * @param {Pet} pet @param {InventoryItem} it
    */
-  function openReorderPoint(pet, it) {
-    const input = h('input', {
-      id: uid('rp'), name: 'reorderPoint', type: 'number', inputmode: 'numeric', min: '0', step: '1',
-      value: typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '', autofocus: true, autocomplete: 'off',
+  function reorderBox(pet, it) {
+    const saved = () => {
+      const now = items.get(pet.id) ?? it;
+      return typeof now.reorderPoint === 'number' ? String(now.reorderPoint) : '';
+    };
+    const input = /** @type {HTMLInputElement} */ (h('input', {
+      type: 'number', class: 'rp-input', inputmode: 'numeric', min: '0', max: '1000000', step: '1',
+      value: saved(), placeholder: '—', autocomplete: 'off', enterkeyhint: 'done',
+      'aria-label': `Reorder point of ${pet.name}`, 'data-focus-key': `inv-${pet.id}-rp`,
+      title: 'Low when stock is at or below this. Empty: never low (a single animal).',
+    }));
+    let busy = false;
+    const save = async () => {
+      const typed = input.value.trim();
+      if (busy || typed === saved()) return;
+      const value = typed === '' ? null : Number(typed);
+      if (value !== null && (!Number.isInteger(value) || value < 0 || value > 1_000_000)) {
+        input.setAttribute('aria-invalid', 'true');
+        notify(`A reorder point for ${pet.name} is a whole number from 0 to 1,000,000, or empty.`, 'error', { group: `rp-${pet.id}` });
+        return;
+      }
+      busy = true;
+      input.setAttribute('aria-busy', 'true');
+      try {
+        const item = /** @type {InventoryItem} */ (await api.patch(`/store/inventory/${pet.id}`, { reorderPoint: value }));
+        // The answer is the whole item: a cleared reorder point is absent from it.
+        items.set(pet.id, { ...item, petId: pet.id });
+        input.removeAttribute('aria-invalid');
+        input.value = saved();
+        syncLowCount();
+        const tr = input.closest('tr');
+        const now = items.get(pet.id);
+        if (tr && now) replace(/** @type {HTMLElement} */ (tr.querySelector('[data-cell="stock"]')), stockFigure(now.quantity, isLow(now)));
+        notify(value === null ? `${pet.name} has no reorder point now.` : `${pet.name} is low at ${value} or fewer.`, 'ok', { group: `rp-${pet.id}` });
+      } catch (err) {
+        input.setAttribute('aria-invalid', 'true');
+        notifyError(err, { name: pet.name });
+      } finally {
+        busy = false;
+        input.removeAttribute('aria-busy');
+      }
+    };
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        void save();
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        input.value = saved();
+        input.removeAttribute('aria-invalid');
+      }
     });
-    openDialog({
-      title: `Reorder point — ${pet.name}`,
-      size: 'narrow',
-      context: { action: 'set', name: pet.name },
-      body: [
-        h('p', { class: 'muted' }, `Now ${it.quantity} in stock.`),
-        field('Low when stock is at or below', input, 'Leave empty for an item you do not reorder (a single animal).'),
-      ],
-      submitLabel: 'Save',
-      onSubmit: async (form) => {
-        const v = formValues(form);
-        await api.patch(`/store/inventory/${pet.id}`, { reorderPoint: v.reorderPoint === '' ? null : Number(v.reorderPoint) });
-        notify(v.reorderPoint === '' ? `${pet.name} has no reorder point now.` : `${pet.name} is low at ${v.reorderPoint} or fewer.`, 'ok', { group: `rp-${pet.id}` });
-      },
-    });
+    input.addEventListener('change', () => void save());
+    // The box starts selected, so typing replaces the old figure (never 5 then 25 = 525),
+    // whether it was reached by a tap or by Tab.
+    let justFocused = false;
+    input.addEventListener('focus', () => { input.select(); justFocused = true; });
+    input.addEventListener('mouseup', (e) => { if (justFocused) e.preventDefault(); justFocused = false; });
+    input.addEventListener('blur', () => { justFocused = false; });
+    return input;
   }
 
   /** @type {import('../refresh.js').PageView} */
@@ -189,7 +231,8 @@ export function mount(ctx) {
       if (ev.type.startsWith('inventory.') && ev.data && typeof ev.data.petId === 'number' && items.has(ev.data.petId)) {
         // Only the row's figures change: rows do not re-sort or move under the pointer while
         // a till sells; the next load (or a click on a header) puts them in order again.
-        const it = { ...items.get(ev.data.petId), ...ev.data };
+        // The event holds the item as it now is (a cleared reorder point is absent).
+        const it = /** @type {InventoryItem} */ ({ ...ev.data });
         items.set(it.petId, it);
         syncLowCount();
         const tr = results.querySelector(`tr[data-pet-id="${it.petId}"]`);
@@ -197,8 +240,9 @@ export function mount(ctx) {
           const pet = pets.get(it.petId) ?? { id: it.petId, name: `Pet #${it.petId}`, categoryId: 0 };
           replace(/** @type {HTMLElement} */ (tr.querySelector('[data-cell="status"]')), statusCell(pet, it.quantity, canEdit));
           replace(/** @type {HTMLElement} */ (tr.querySelector('[data-cell="stock"]')), stockFigure(it.quantity, isLow(it)));
-          const rp = tr.querySelector(`[data-focus-key="inv-${it.petId}-rp"]`);
-          if (rp) replace(/** @type {HTMLElement} */ (rp), typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : 'Set', srOnly(` reorder point of ${pet.name}`));
+          // The box follows the stored value, unless the clerk is typing in it.
+          const rp = /** @type {HTMLInputElement | null} */ (tr.querySelector('input.rp-input'));
+          if (rp && rp !== document.activeElement) rp.value = typeof it.reorderPoint === 'number' ? String(it.reorderPoint) : '';
         }
         return false;
       }
