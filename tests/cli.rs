@@ -432,3 +432,60 @@ fn serve_refuses_a_log_file_it_cannot_write_in_one_line() {
     let err = shop.fails(&["serve", "--log-max-size", "lots"]);
     assert!(err.contains("--log-max-size"), "{err}");
 }
+
+#[test]
+fn a_stalled_standard_error_never_holds_up_requests() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    let shop = Shop::new();
+    // Standard error is a pipe nobody reads: it is full after a few hundred lines, and a log
+    // written in the request's path would stop the server there.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
+        .args([
+            "--db",
+            shop.db().to_str().unwrap(),
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--rate-limits",
+            "off",
+        ])
+        .env("PETSTORE_LOG", "info")
+        .env_remove("PETSTORE_ADMIN_KEY")
+        .env_remove("PETSTORE_LOG_FILE")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let addr = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("petstore listening on http://")
+                .map(str::to_owned)
+        })
+        .unwrap();
+    let started = std::time::Instant::now();
+    for n in 0..3000 {
+        let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        write!(
+            conn,
+            "GET /health?n={n} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer)
+            .unwrap_or_else(|e| panic!("request {n} was not answered: {e}"));
+        assert!(answer.starts_with("HTTP/1.1 200"), "request {n}: {answer}");
+    }
+    let took = started.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(60),
+        "3000 requests took {took:?}"
+    );
+
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
