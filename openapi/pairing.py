@@ -36,18 +36,60 @@ SCHEMAS = {
     "Pairing": {
         "type": "object",
         "description": "A one-time code, valid 10 minutes, and the address that uses it.",
-        "required": ["code", "expiresAt", "url"],
+        "required": ["code", "expiresAt", "url", "onNetwork"],
         "properties": {
             "code": CODE,
             "expiresAt": TIMESTAMP,
             "url": {
                 "type": "string",
                 "description": (
-                    "What a device on the shop's network opens: this server's address as the "
-                    "admin reached it, `/pair?code=<code>`."
+                    "What a device on the shop's network opens, `<origin>/pair?code=<code>`. "
+                    "The origin is the one the admin reached the server at, unless that was "
+                    "loopback (the counter PC itself): then the address of the server's listener "
+                    "on the shop's network, if it has one. Over HTTPS the URL ends with "
+                    "`&fp=<fingerprint>`, the SHA-256 fingerprint of the store's certificate "
+                    "(as `GET /store/certificate` shows it), so a till can pin it."
                 ),
-                "example": "http://192.168.1.20:8080/pair?code=K7QM4XPA",
+                "example": "https://192.168.1.20:8080/pair?code=K7QM4XPA&fp=3F:9C:…",
             },
+            "onNetwork": {
+                "type": "boolean",
+                "description": (
+                    "Whether a device on the shop's network can open `url`. `false` when the "
+                    "server listens on this PC only: let devices on the network in first "
+                    "(the desktop app's LAN switch, or `--bind 0.0.0.0:8080`)."
+                ),
+            },
+        },
+    },
+    "StoreCertificate": {
+        "type": "object",
+        "description": "Whether the server speaks HTTPS, and with which certificate.",
+        "required": ["https"],
+        "properties": {
+            "https": {
+                "type": "boolean",
+                "description": "Whether one of the server's listeners speaks HTTPS.",
+            },
+            "fingerprint": {
+                "type": "string",
+                "pattern": "^[0-9A-F]{2}(:[0-9A-F]{2}){31}$",
+                "description": (
+                    "The SHA-256 fingerprint of the store's own certificate, upper-case hex "
+                    "pairs joined by colons, as browsers and `openssl x509 -fingerprint "
+                    "-sha256` show it. Present when `https` is true."
+                ),
+            },
+            "notAfter": described(
+                TIMESTAMP,
+                "When the certificate ends (it is renewed 30 days before). Present when "
+                "`https` is true.",
+            ),
+        },
+        "example": {
+            "https": True,
+            "fingerprint": ":".join(["3F"] * 32),
+            "notAfter": "2027-11-22T00:00:00Z",
         },
     },
     "PairRequest": {
@@ -73,6 +115,24 @@ pair_responses = responses(
 )
 
 PATHS = {
+    "/store/certificate": {
+        "get": {
+            "tags": ["Store"],
+            "operationId": "getStoreCertificate",
+            "summary": "The store's HTTPS certificate (beta)",
+            "description": (
+                "Whether the server speaks HTTPS (`--tls`, `PETSTORE_TLS=on`, or the desktop "
+                "app's switch) and, when it does, the SHA-256 fingerprint of the store's own "
+                "certificate: staff compare it with the one a browser shows the first time it "
+                "opens the store over HTTPS. Role: readonly."
+            ),
+            "responses": responses(
+                {"200": success("The certificate.", schema("StoreCertificate"), BETA)},
+                forbidden=False,
+            ),
+            **BETA_X,
+        }
+    },
     "/admin/pairings": {
         "post": {
             "tags": ["Admin"],

@@ -282,14 +282,27 @@ async fn serve_app(
         .await
         .map_err(|e| Error::Settings(format!("cannot listen on {}: {e}", settings.bind)))?;
     let addr = listener.local_addr()?;
+    let https = settings.tls.is_on();
+    let scheme = if https { "https" } else { "http" };
     {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "petstore listening on http://{addr}")?;
+        writeln!(out, "petstore listening on {scheme}://{addr}")?;
         writeln!(
             out,
-            "Staff UI: http://{addr}/   API docs: http://{addr}/docs   Store: {}",
+            "Staff UI: {scheme}://{addr}/   API docs: {scheme}://{addr}/docs   Store: {}",
             settings.db.display()
         )?;
+        if https {
+            let tls = app.network().tls()?;
+            writeln!(
+                out,
+                "HTTPS certificate: {} (until {}; renewed {} days before)",
+                tls.cert_path().display(),
+                tls.not_after().format("%Y-%m-%d"),
+                crate::tls::RENEW_BEFORE_DAYS
+            )?;
+            writeln!(out, "Its SHA-256 fingerprint: {}", tls.fingerprint())?;
+        }
         match settings.backup.every {
             Some(every) => writeln!(
                 out,
@@ -303,7 +316,11 @@ async fn serve_app(
         banner(&mut out)?;
         out.flush()?;
     }
-    crate::serve(listener, app.clone(), shutdown_signal()).await?;
+    if https {
+        crate::serve_tls(listener, app.clone(), shutdown_signal()).await?;
+    } else {
+        crate::serve(listener, app.clone(), shutdown_signal()).await?;
+    }
     app.close();
     tracing::info!("stopped");
     Ok(())

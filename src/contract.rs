@@ -590,6 +590,13 @@ pub const OPERATIONS: &[Operation] = &[
         "Store",
         "staff",
     )),
+    beta(op(
+        "GET",
+        "/store/certificate",
+        "getStoreCertificate",
+        "Store",
+        "readonly",
+    )),
     beta(op("GET", "/admin/backups", "listBackups", "Admin", "admin")),
     beta(op("POST", "/admin/backups", "takeBackup", "Admin", "admin")),
     beta(op(

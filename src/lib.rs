@@ -10,6 +10,7 @@
 //! - [`contract`]: the interface's facts as data (bounds, plans, roles, error codes, the
 //!   operation table), read by the server and by the OpenAPI generator.
 //! - [`demo`]: `petstore demo`, a new store filled with a believable pet shop.
+//! - [`tls`]: the store's own HTTPS certificate, served by [`serve_tls`].
 //! - [`App`]: wires the store, the keys, usage and limits, idempotency and maintenance
 //!   together, shared by every listener.
 //!
@@ -23,6 +24,10 @@
 //! app.close();
 //! # Ok(()) }
 //! ```
+//!
+//! [`serve_tls`] serves the same over HTTPS with the store's own certificate (what
+//! `--tls` / `PETSTORE_TLS=on` does); `app.network().tls()?.fingerprint()` is its SHA-256
+//! fingerprint, to show to whoever pairs a till.
 
 mod api;
 mod app;
@@ -36,9 +41,10 @@ pub mod limits;
 pub mod logfile;
 pub mod settings;
 pub mod store;
+pub mod tls;
 
-pub use api::{raise_open_file_limit, serve, ApiError, OPENAPI_JSON};
+pub use api::{raise_open_file_limit, serve, serve_tls, ApiError, OPENAPI_JSON};
 pub use app::{App, FIRST_ADMIN_QUOTA};
 pub use contract::OPERATIONS;
 pub use error::Error;
-pub use settings::{RateLimits, ServeArgs, Settings, Source};
+pub use settings::{RateLimits, ServeArgs, Settings, Source, Tls};

@@ -189,6 +189,16 @@ pub struct ServeArgs {
     /// How many rotated log files to keep beside the current one.
     #[arg(long, env = "PETSTORE_LOG_KEEP", default_value_t = DEFAULT_LOG_KEEP)]
     pub log_keep: usize,
+    /// Speak HTTPS with the store's own certificate (`--tls` alone means `on`).
+    #[arg(
+        long,
+        env = "PETSTORE_TLS",
+        value_enum,
+        default_value_t = Tls::Off,
+        num_args = 0..=1,
+        default_missing_value = "on"
+    )]
+    pub tls: Tls,
 }
 
 impl Default for ServeArgs {
@@ -209,7 +219,25 @@ impl Default for ServeArgs {
             log_file: None,
             log_max_size: DEFAULT_LOG_MAX_SIZE.into(),
             log_keep: DEFAULT_LOG_KEEP,
+            tls: Tls::Off,
         }
+    }
+}
+
+/// Whether `petstore serve` speaks HTTPS (`--tls on|off`, `PETSTORE_TLS`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Tls {
+    /// Plain HTTP (the default).
+    #[default]
+    Off,
+    /// HTTPS with the store's own certificate, kept beside the store (see [`crate::tls`]).
+    On,
+}
+
+impl Tls {
+    /// Whether the server speaks HTTPS.
+    pub fn is_on(self) -> bool {
+        self == Self::On
     }
 }
 
@@ -259,6 +287,8 @@ pub struct Settings {
     pub ban: BanPolicy,
     pub backup: BackupSettings,
     pub log: LogSettings,
+    /// Whether `petstore serve` speaks HTTPS.
+    pub tls: Tls,
     /// Where each value came from, by setting name (`bind`, `rate_limits`, …).
     sources: BTreeMap<String, Source>,
 }
@@ -276,6 +306,7 @@ impl std::fmt::Debug for Settings {
             .field("ban", &self.ban)
             .field("backup", &self.backup)
             .field("log", &self.log)
+            .field("tls", &self.tls)
             .field("sources", &self.sources)
             .finish()
     }
@@ -362,6 +393,7 @@ impl Settings {
             cors_origins: cors_origins(args.cors_origins)?,
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
             rate_limits: args.rate_limits,
+            tls: args.tls,
             ban: BanPolicy {
                 max_rejections: args.ban_after,
                 ban_secs: args.ban_seconds,
@@ -543,6 +575,7 @@ mod tests {
         // The only test that sets PETSTORE_* variables, so no other test sees them.
         std::env::set_var("PETSTORE_BAN_AFTER", "7");
         std::env::set_var("PETSTORE_RATE_LIMITS", "off");
+        std::env::set_var("PETSTORE_TLS", "on");
         let settings = Settings::from_args([
             "petstore",
             "--db",
@@ -554,7 +587,10 @@ mod tests {
         ]);
         std::env::remove_var("PETSTORE_BAN_AFTER");
         std::env::remove_var("PETSTORE_RATE_LIMITS");
+        std::env::remove_var("PETSTORE_TLS");
         let settings = settings.unwrap();
+        assert_eq!(settings.tls, Tls::On);
+        assert_eq!(settings.source("tls"), Source::Variable);
         assert_eq!(settings.bind, "127.0.0.1:9000".parse().unwrap());
         assert_eq!(settings.source("bind"), Source::Flag);
         assert_eq!(settings.source("db"), Source::Flag);
@@ -569,6 +605,15 @@ mod tests {
         assert_eq!(settings.source("ban_seconds"), Source::Default);
         assert_eq!(settings.source("admin_key"), Source::Default);
         assert!(settings.was_given("bind") && !settings.was_given("sunset"));
+    }
+
+    #[test]
+    fn tls_alone_turns_https_on_and_is_off_by_default() {
+        let on = Settings::from_args(["petstore", "--db", "/tmp/x.sqlite", "--tls"]).unwrap();
+        assert_eq!((on.tls, on.source("tls")), (Tls::On, Source::Flag));
+        let off = Settings::from_args(["petstore", "--db", "/tmp/x.sqlite", "--tls", "off"]);
+        assert_eq!(off.unwrap().tls, Tls::Off);
+        assert_eq!(ServeArgs::default().tls, Tls::Off);
     }
 
     #[test]

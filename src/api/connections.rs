@@ -53,6 +53,13 @@ impl Activity {
         self.in_flight.load(Ordering::Acquire) == 0
     }
 
+    /// Starts the connection afresh as idle (after a TLS handshake, whose bytes are not a
+    /// request).
+    pub fn fresh(&self) {
+        self.started_request.store(false, Ordering::Release);
+        self.idle_since.store(now_ms(), Ordering::Release);
+    }
+
     /// Notes that bytes arrived.
     pub fn read_some(&self) {
         if self.is_idle() {

@@ -6,6 +6,11 @@
 //! [`WRITE_TIMEOUT`] (an event stream nobody reads included). On shutdown, idle connections
 //! close at once, requests in flight get [`SHUTDOWN_GRACE`] to finish, and whatever is left is
 //! dropped, so `serve` returns in bounded time whatever the clients do.
+//!
+//! On an HTTPS listener each connection first completes its TLS handshake within
+//! [`HANDSHAKE_TIMEOUT`] (a client that dawdles over it is cut, and until it is done the
+//! connection counts as idle, so the caps push it out first); the timeouts above then apply
+//! to the decrypted connection as to a plain one.
 
 use std::future::Future;
 use std::io;
@@ -25,6 +30,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
+use tokio_rustls::TlsAcceptor;
 
 use super::connections::{now_ms, Activity, Registry, Ticket};
 use super::nofile;
@@ -37,14 +43,25 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long requests in flight get to finish once shutdown starts.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+/// Longest a client may take to complete the TLS handshake on an HTTPS listener.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How often a connection's watchdog looks at it.
 const WATCH_EVERY: Duration = Duration::from_millis(500);
 
-/// Serves `router` on `listener` until `shutdown` completes; then closes every connection
-/// within [`SHUTDOWN_GRACE`] and returns. `stop` is set to `true` when shutdown starts.
+/// How a request reached this server, put in every request's extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival {
+    /// Whether the connection speaks HTTPS.
+    pub https: bool,
+}
+
+/// Serves `router` on `listener` (over TLS when `tls` is given) until `shutdown` completes;
+/// then closes every connection within [`SHUTDOWN_GRACE`] and returns. `stop` is set to
+/// `true` when shutdown starts.
 pub async fn run(
     listener: TcpListener,
     router: Router,
+    tls: Option<TlsAcceptor>,
     shutdown: impl Future<Output = ()> + Send + 'static,
     stop: watch::Sender<bool>,
 ) -> io::Result<()> {
@@ -69,10 +86,11 @@ pub async fn run(
                         continue;
                     };
                     let _ = stream.set_nodelay(true);
-                    connections.spawn(serve_connection(
+                    connections.spawn(accept_connection(
                         stream,
                         peer,
                         router.clone(),
+                        tls.clone(),
                         ticket,
                         stopping.clone(),
                     ));
@@ -111,23 +129,61 @@ fn is_out_of_files(err: &io::Error) -> bool {
     matches!(err.raw_os_error(), Some(24 | 23))
 }
 
-async fn serve_connection(
+/// Completes the TLS handshake on an HTTPS listener (in bounded time, and not past shutdown
+/// or an eviction), then serves the connection.
+async fn accept_connection(
     stream: TcpStream,
     peer: SocketAddr,
     router: Router,
+    tls: Option<TlsAcceptor>,
     ticket: Ticket,
     mut stopping: watch::Receiver<bool>,
 ) {
-    let activity = ticket.activity.clone();
-    let io = TokioIo::new(Watched {
+    let watched = Watched {
         inner: stream,
-        activity: activity.clone(),
-    });
+        activity: ticket.activity.clone(),
+    };
+    let Some(acceptor) = tls else {
+        return serve_connection(watched, peer, router, false, ticket, stopping).await;
+    };
+    let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(watched));
+    let stream = tokio::select! {
+        done = handshake => match done {
+            Ok(Ok(stream)) => stream,
+            Ok(Err(err)) => {
+                tracing::debug!(%peer, %err, "TLS handshake failed");
+                return;
+            }
+            Err(_) => {
+                tracing::debug!(%peer, "TLS handshake timed out");
+                return;
+            }
+        },
+        () = ticket.close.notified() => return,
+        _ = stopping.changed() => return,
+    };
+    ticket.activity.fresh();
+    serve_connection(stream, peer, router, true, ticket, stopping).await;
+}
+
+async fn serve_connection<S>(
+    stream: S,
+    peer: SocketAddr,
+    router: Router,
+    https: bool,
+    ticket: Ticket,
+    mut stopping: watch::Receiver<bool>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let activity = ticket.activity.clone();
+    let io = TokioIo::new(stream);
     let request_activity = activity.clone();
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
         let router = router.clone();
         let guard = request_activity.begin_request();
         req.extensions_mut().insert(ConnectInfo(peer));
+        req.extensions_mut().insert(Arrival { https });
         async move {
             let response = tower::ServiceExt::oneshot(router, req).await;
             // The request stays in flight until its body is sent (or dropped).

@@ -6,6 +6,7 @@
 mod admin;
 mod backups;
 mod categories;
+mod certificate;
 mod connections;
 mod csv;
 mod docs;
@@ -69,12 +70,72 @@ pub async fn serve(
     app: App,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_on(listener, app, false, shutdown).await
+}
+
+/// [`serve`] over HTTPS, with the store's own certificate (made beside the store the first
+/// time, see [`crate::tls`]). The certificate is checked once a day while it serves and
+/// renewed before it ends.
+pub async fn serve_tls(
+    listener: TcpListener,
+    app: App,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    serve_on(listener, app, true, shutdown).await
+}
+
+async fn serve_on(
+    listener: TcpListener,
+    app: App,
+    https: bool,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let tls = if https {
+        let tls = app
+            .network()
+            .tls()
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        Some(tls)
+    } else {
+        None
+    };
+    let acceptor = tls
+        .as_ref()
+        .map(|tls| tokio_rustls::TlsAcceptor::from(tls.server_config()));
+    let renewals = tls.map(|tls| tokio::spawn(renew_daily(tls)));
+    let listening = app.network().register(crate::app::network::Listening {
+        addr: listener.local_addr()?,
+        https,
+    });
     let (stop, stopped) = watch::channel(false);
     let router = router::build(AppState {
-        app,
+        app: app.clone(),
         shutdown: stopped,
     });
-    listener::run(listener, router, shutdown, stop).await
+    let served = listener::run(listener, router, acceptor, shutdown, stop).await;
+    app.network().forget(listening);
+    if let Some(renewals) = renewals {
+        renewals.abort();
+    }
+    served
+}
+
+/// Renews the certificate when it is due, checking once a day.
+async fn renew_daily(tls: std::sync::Arc<crate::tls::StoreTls>) {
+    let mut daily = tokio::time::interval(std::time::Duration::from_secs(24 * 3600));
+    daily.tick().await;
+    loop {
+        daily.tick().await;
+        let tls = tls.clone();
+        let renewed =
+            tokio::task::spawn_blocking(move || tls.renew_if_due(chrono::Utc::now())).await;
+        match renewed {
+            Ok(Ok(true)) => tracing::info!("the store's HTTPS certificate was renewed"),
+            Ok(Ok(false)) => {}
+            Ok(Err(err)) => tracing::warn!(%err, "renewing the HTTPS certificate failed"),
+            Err(err) => tracing::warn!(%err, "renewing the HTTPS certificate failed"),
+        }
+    }
 }
 
 /// Raises this process's soft open-file limit to its hard limit; the limit in force after.

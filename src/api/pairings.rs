@@ -3,11 +3,12 @@
 //! trades the code for the till's own key. A wrong code is 404 and counts toward a ban of
 //! the caller's address, like a refused request.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{Path, Request, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use qrcode::render::svg;
 use qrcode::{EcLevel, QrCode};
 use serde::Serialize;
@@ -16,6 +17,7 @@ use super::admin;
 use super::error::{ApiError, Result};
 use super::extract::{Admin, Auth, JsonBody};
 use super::limit;
+use super::listener::Arrival;
 use super::respond;
 use super::state::AppState;
 use crate::domain::key::NewKey;
@@ -30,17 +32,53 @@ struct PairingView {
     code: String,
     expires_at: String,
     url: String,
+    /// Whether a device on the shop's network can open `url` (false when the server listens
+    /// on this PC only).
+    on_network: bool,
 }
 
-/// The address a device opens to use `code`: the one the admin reached this server at.
-fn pairing_url(headers: &HeaderMap, s: &AppState, code: &str) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()))
-        .map(str::to_owned)
-        .unwrap_or_else(|| s.app.settings().bind.to_string());
-    format!("http://{host}/pair?code={code}")
+/// How the request reached the server: the caller's address and whether over HTTPS.
+type Arrived = (
+    Option<Extension<ConnectInfo<SocketAddr>>>,
+    Option<Extension<Arrival>>,
+);
+
+/// The address a device opens to use `code`, and whether a device on the network can.
+///
+/// An admin on another device reached the server at an address the shop's network can use:
+/// that one (the request's `Host`), over the same scheme. An admin at the counter PC reached
+/// it over loopback, which no till can open: then the address of a listener on the network
+/// (the desktop app's LAN switch, or `--bind 0.0.0.0:…`), and when there is none, the
+/// loopback address with `on_network` false. An HTTPS address carries the certificate's
+/// fingerprint as `fp=`, so the till can pin it.
+fn pairing_url(headers: &HeaderMap, arrived: &Arrived, s: &AppState, code: &str) -> (String, bool) {
+    let from_loopback = arrived
+        .0
+        .as_ref()
+        .is_none_or(|Extension(ConnectInfo(peer))| peer.ip().is_loopback());
+    let https_here = arrived.1.as_ref().is_some_and(|Extension(a)| a.https);
+    let lan = from_loopback
+        .then(|| s.app.network().lan_origin())
+        .flatten();
+    let (origin, https, on_network) = match lan {
+        Some((origin, https)) => (origin, https, true),
+        None => {
+            let host = headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()))
+                .map(str::to_owned)
+                .unwrap_or_else(|| s.app.settings().bind.to_string());
+            let scheme = if https_here { "https" } else { "http" };
+            (format!("{scheme}://{host}"), https_here, !from_loopback)
+        }
+    };
+    let mut url = format!("{origin}/pair?code={code}");
+    if let Some(tls) = https.then(|| s.app.network().tls_loaded()).flatten() {
+        url.push_str("&fp=");
+        url.push_str(&tls.fingerprint());
+    }
+    (url, on_network)
 }
 
 fn not_found() -> ApiError {
@@ -51,12 +89,16 @@ pub async fn create(
     _: Auth<Admin>,
     State(s): State<AppState>,
     headers: HeaderMap,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    arrival: Option<Extension<Arrival>>,
     body: JsonBody<NewPairingInput>,
 ) -> Result<Response> {
     let key = NewKey::try_from(body.value)?;
     let pairing = s.app.pairings().open(key, s.app.now());
+    let (url, on_network) = pairing_url(&headers, &(peer, arrival), &s, &pairing.code);
     let view = PairingView {
-        url: pairing_url(&headers, &s, &pairing.code),
+        url,
+        on_network,
         expires_at: chrono::DateTime::from_timestamp(pairing.expires_at, 0)
             .map(time::format)
             .unwrap_or_default(),
@@ -72,6 +114,8 @@ pub async fn qr(
     _: Auth<Admin>,
     State(s): State<AppState>,
     headers: HeaderMap,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    arrival: Option<Extension<Arrival>>,
     Path(code): Path<String>,
 ) -> Result<Response> {
     let code = normalize(&code).ok_or_else(not_found)?;
@@ -79,7 +123,7 @@ pub async fn qr(
         .pairings()
         .find(&code, s.app.now())
         .ok_or_else(not_found)?;
-    let url = pairing_url(&headers, &s, &code);
+    let (url, _) = pairing_url(&headers, &(peer, arrival), &s, &code);
     let qr = QrCode::with_error_correction_level(url.as_bytes(), EcLevel::M)
         .map_err(|_| ApiError::internal())?;
     let image = qr

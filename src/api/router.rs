@@ -17,8 +17,8 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, backups, categories, docs, events, health, inventory, middleware, orders, pairings,
-    pets, profile, public_limit, reports, session, staff, stocktakes, transfer, ui,
+    admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
+    pairings, pets, profile, public_limit, reports, session, staff, stocktakes, transfer, ui,
 };
 
 /// What the UI and the docs may load: only this server's own files (shops are offline),
@@ -72,6 +72,10 @@ pub fn build(state: AppState) -> Router {
         .route(
             "/store/profile",
             stability("beta", get(profile::get).patch(profile::patch)),
+        )
+        .route(
+            "/store/certificate",
+            stability("beta", get(certificate::get)),
         )
         .route(
             "/store/reports/daily",

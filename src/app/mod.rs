@@ -8,6 +8,7 @@
 //! - `staff`: staff members signing in by name and PIN, and out.
 //! - [`pairings`]: one-time codes that pair a till;
 //! - [`backups`]: the backup folder and the thread that backs the store up on schedule.
+//! - [`network`]: the listeners serving the app and the store's HTTPS certificate.
 //!
 //! [`App::close`] stops maintenance and backups, saves once more, and closes the store.
 
@@ -15,6 +16,7 @@ pub mod backups;
 pub mod idempotency;
 pub mod keys;
 mod maintenance;
+pub mod network;
 pub mod pairings;
 mod staff;
 pub mod usage;
@@ -51,6 +53,7 @@ struct Inner {
     sign_ins: crate::auth::pin::SignInGuard,
     backups: backups::Backups,
     pairings: pairings::Pairings,
+    network: network::Network,
 }
 
 impl App {
@@ -78,8 +81,13 @@ impl App {
                 sign_ins: crate::auth::pin::SignInGuard::default(),
                 backups: backups::Backups::new(settings.db.clone(), settings.backup.clone()),
                 pairings: pairings::Pairings::default(),
+                network: network::Network::new(crate::store::files_parent(&settings.db).to_owned()),
             }),
         };
+        if settings.tls.is_on() {
+            // Made (or renewed) now, so a start that cannot have HTTPS fails at once.
+            app.inner.network.tls()?;
+        }
         app.inner.maintenance.start(Arc::downgrade(&app.inner))?;
         app.inner.backups.start_schedule()?;
         Ok(app)
@@ -119,6 +127,11 @@ impl App {
     /// Pairing codes waiting for their device.
     pub fn pairings(&self) -> &pairings::Pairings {
         &self.inner.pairings
+    }
+
+    /// The listeners serving the app, and the store's HTTPS certificate.
+    pub fn network(&self) -> &network::Network {
+        &self.inner.network
     }
 
     /// Idempotent requests in flight.

@@ -31,7 +31,7 @@ mod claim;
 mod connection;
 pub mod events;
 pub mod export;
-mod files;
+pub(crate) mod files;
 mod idempotency;
 pub mod import;
 pub mod inventory;

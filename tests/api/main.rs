@@ -29,4 +29,5 @@ mod roles;
 mod smoke;
 mod staff;
 mod stocktakes;
+mod tls;
 mod transfer;

@@ -17,6 +17,8 @@ pub const ADMIN_KEY: &str = "psk_test_admin_key_0123456789abcdef0123456789abcdef
 
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// Whether it serves HTTPS (`tls` on), with the store's own certificate.
+    pub https: bool,
     pub client: reqwest::Client,
     pub app: App,
     pub dir: Arc<TempDir>,
@@ -66,12 +68,32 @@ impl Builder {
         let listener = tokio::net::TcpListener::bind(settings.bind).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
-        let server = tokio::spawn(petstore::serve(listener, app.clone(), async move {
+        let shutdown = async move {
             let _ = stopped.await;
-        }));
+        };
+        let https = settings.tls.is_on();
+        let server = if https {
+            tokio::spawn(petstore::serve_tls(listener, app.clone(), shutdown))
+        } else {
+            tokio::spawn(petstore::serve(listener, app.clone(), shutdown))
+        };
+        let client = if https {
+            // Trusts the store's own certificate (and nothing else), and keeps the
+            // certificate each answer came with.
+            let pem = std::fs::read(dir.path().join(petstore::tls::CERT_FILE)).unwrap();
+            reqwest::Client::builder()
+                .tls_built_in_root_certs(false)
+                .add_root_certificate(reqwest::Certificate::from_pem(&pem).unwrap())
+                .tls_info(true)
+                .build()
+                .unwrap()
+        } else {
+            reqwest::Client::new()
+        };
         TestApp {
             addr,
-            client: reqwest::Client::new(),
+            https,
+            client,
             app,
             dir,
             settings,
@@ -102,7 +124,8 @@ impl TestApp {
     }
 
     pub fn url(&self, path: &str) -> String {
-        format!("http://{}{}", self.addr, path)
+        let scheme = if self.https { "https" } else { "http" };
+        format!("{scheme}://{}{}", self.addr, path)
     }
 
     /// A request with the admin key.
