@@ -71,8 +71,10 @@ describe('every screen, checked by axe-core and photographed', () => {
     ]);
     /** @type {number[]} */
     const ids = [];
-    for (const [name, category, qty, status] of stock) {
-      const p = await admin.post('/pets', { name, categoryId: cat[category], status: 'available' });
+    // Prices in cents: single animals dear, fish by the piece.
+    const prices = [65000, 72000, 80000, 350, 290, 1800, 150, 1200, 900, 14900, 8900, 7900, 1900, 3900, 2900, 2400];
+    for (const [i, [name, category, qty, status]] of stock.entries()) {
+      const p = await admin.post('/pets', { name, categoryId: cat[category], status: 'available', price: prices[i] });
       ids.push(p.id);
       if (qty > 0) await admin.put(`/store/inventory/${p.id}`, { quantity: qty, reason: 'Opening count' });
       if (status) await admin.patch(`/pets/${p.id}`, { status });
