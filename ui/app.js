@@ -22,6 +22,7 @@ import * as categories from './pages/categories.js';
 import * as inventory from './pages/inventory.js';
 import * as orders from './pages/orders.js';
 import * as keys from './pages/keys.js';
+import * as backups from './pages/backups.js';
 import * as network from './pages/network.js';
 import * as stocktake from './pages/stocktake.js';
 import * as reports from './pages/reports.js';
@@ -37,7 +38,7 @@ import { invalidateProfile } from './money.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, categories, inventory, orders, stocktake, reports, keys, staff, network };
+const PAGES = { pets, categories, inventory, orders, stocktake, reports, keys, staff, backups, network };
 
 /** Pages for managers, set apart at the end of the navigation (listed whether present or not). */
 const MANAGER_PAGES = ['keys', 'staff', 'backups', 'network'];
@@ -181,7 +182,7 @@ async function start(key, desktop, knownRole, member) {
     api.listAll('/admin/staff', {}, 500).then(staffSession.keepDeviceNames, () => {});
   }
   // Opening the store to the shop's network is a manager's decision, also at the counter PC.
-  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'stocktake' || roleCan(role, 'stock')));
+  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff' && n !== 'backups') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'stocktake' || roleCan(role, 'stock')));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });

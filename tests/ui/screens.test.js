@@ -174,6 +174,13 @@ describe('every screen, checked by axe-core and photographed', () => {
       await dialog.getByLabel('Name', { exact: true }).fill('Till 2');
       await shot('create-key-dialog');
       await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Pair a till' }).click();
+      await dialog.getByLabel('Name', { exact: true }).fill('Till 2');
+      await shot('pair-till-dialog');
+      await dialog.getByRole('button', { name: 'Show the QR code' }).click();
+      await page.waitForFunction(() => /** @type {HTMLImageElement | null} */ (document.querySelector('.pair-qr'))?.naturalWidth);
+      await shot('pair-till-panel');
+      await page.keyboard.press('Escape');
 
       await page.getByRole('link', { name: 'Orders', exact: true }).click();
       await settle();

@@ -2,7 +2,8 @@
 //! secret is shown once, with a copy button); change plan or role; revoke; lift a ban. A new
 //! key's plan follows its role (a staff screen re-reads lists all day and must not be slowed
 //! down by the tills' sales); the last admin key cannot be revoked or demoted, and revoking
-//! the key this screen uses says so.
+//! the key this screen uses says so. "Pair a till" gives a till its own key by QR code
+//! (`../pairing.js`); over HTTPS the page shows the store's certificate fingerprint.
 
 import * as api from '../api.js';
 import { h, field, uid, select, replace } from '../dom.js';
@@ -10,6 +11,7 @@ import { openDialog, confirmAction, formValues } from '../dialog.js';
 import { notify, notifyError } from '../notify.js';
 import { localTime, shortTime } from '../format.js';
 import { table, actionsCell, pageHeader, srOnly } from '../widgets.js';
+import { openPairing, certificateNote } from '../pairing.js';
 
 export const title = 'Keys';
 export const watches = ['key.'];
@@ -41,6 +43,7 @@ export function mount(ctx) {
     pageHeader('Keys',
       updated,
       h('button', { type: 'button', class: 'btn', onclick: () => ctx.refresh() }, 'Refresh'),
+      h('button', { type: 'button', class: 'btn', 'data-action': 'pair', onclick: () => openPairing(() => void ctx.refresh()) }, 'Pair a till'),
       h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openForm(null) }, '+ Create key'),
     ),
     results,
@@ -212,12 +215,14 @@ export function mount(ctx) {
       // A shop has a handful of keys: all of them on one page, revoked ones last.
       const items = /** @type {import('../types.js').Key[]} */ (await api.listAll('/admin/keys'));
       keys = items;
+      const cert = await certificateNote();
       const live = items.filter((k) => !k.revokedAt);
       const revoked = items.filter((k) => k.revokedAt);
       replace(results,
         table('API keys', ['Name', 'Role', 'Plan', { label: 'This minute', class: 'num' }, { label: 'Today', class: 'num' }, { label: 'Last used', class: 'wide-only' }, 'State', 'Actions'],
           [...live, ...revoked].map(row), 'No keys.'),
         h('p', { class: 'muted small pager' }, `${live.length} active, ${revoked.length} revoked`),
+        cert,
       );
       updated.textContent = `Usage as of ${new Date().toLocaleTimeString()}`;
     },

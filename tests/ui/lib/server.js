@@ -15,19 +15,22 @@ export const ADMIN_KEY = 'ui-test-admin-4f9c2d7e81b0a6c35e9d1f7a2b8c4e60';
 
 /**
  * @typedef {object} RunningServer
- * @property {string} base  http://127.0.0.1:PORT
+ * @property {string} base  http://127.0.0.1:PORT (https:// with --tls)
  * @property {() => Promise<void>} stop  stops it and removes its database
  * @property {() => Promise<void>} restart  stops it and starts it again on the same address and database
  * @property {() => string} log  what it printed
  */
 
-/** @returns {Promise<RunningServer>} */
-export async function startServer() {
+/**
+ * @param {string[]} [extraArgs]  more `petstore serve` flags (`--tls`)
+ * @returns {Promise<RunningServer>}
+ */
+export async function startServer(extraArgs = []) {
   const bin = process.env.PETSTORE_BIN || path.join(repoRoot, 'target/debug/petstore');
   const dir = mkdtempSync(path.join(tmpdir(), 'petstore-ui-'));
   const db = path.join(dir, 'store.sqlite');
   let output = '';
-  let { child, base } = await spawnServer(bin, db, '127.0.0.1:0', (c) => { output += c; });
+  let { child, base } = await spawnServer(bin, db, '127.0.0.1:0', (c) => { output += c; }, extraArgs);
 
   const halt = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -43,7 +46,7 @@ export async function startServer() {
     log: () => output,
     async restart() {
       await halt();
-      ({ child } = await spawnServer(bin, db, new URL(base).host, (c) => { output += c; }));
+      ({ child } = await spawnServer(bin, db, new URL(base).host, (c) => { output += c; }, extraArgs));
     },
     async stop() {
       await halt();
@@ -57,10 +60,11 @@ export async function startServer() {
  * @param {string} db
  * @param {string} bind
  * @param {(chunk: string) => void} record
+ * @param {string[]} extraArgs
  * @returns {Promise<{ child: import('node:child_process').ChildProcess, base: string }>}
  */
-function spawnServer(bin, db, bind, record) {
-  const child = spawn(bin, ['serve', '--db', db, '--bind', bind], {
+function spawnServer(bin, db, bind, record, extraArgs) {
+  const child = spawn(bin, ['serve', '--db', db, '--bind', bind, ...extraArgs], {
     env: { ...process.env, PETSTORE_ADMIN_KEY: ADMIN_KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,7 +77,7 @@ function spawnServer(bin, db, bind, record) {
       buf += chunk;
       output += chunk;
       record(String(chunk));
-      const m = /petstore listening on (http:\/\/[^\s]+)/.exec(buf);
+      const m = /petstore listening on (https?:\/\/[^\s]+)/.exec(buf);
       if (m) {
         clearTimeout(timer);
         resolve({ child, base: m[1].replace(/\/$/, '') });

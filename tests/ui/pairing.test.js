@@ -1,0 +1,206 @@
+// Backups and pairing in the browser: an admin takes and downloads a backup on the Backups
+// page; an admin pairs a till on the Keys page, and the till, in a browser context of its own,
+// opens the QR code's address, is signed in and sells as a `pos` key; over HTTPS the panel and
+// the Keys page show the fingerprint the server printed, which the pairing address carries.
+// Screenshots: backups.png, pair-a-till.png and pair-a-till-https.png (docs/screenshots/ with
+// PETSTORE_SCREENSHOTS=docs).
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, ADMIN_KEY } from './lib/server.js';
+import { launchBrowser, openPage } from './lib/browser.js';
+import { client } from './lib/client.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
+  ? path.resolve(here, '../../docs/screenshots')
+  : path.join(here, 'screenshots');
+mkdirSync(shots, { recursive: true });
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations (WCAG 2.x A/AA and best practices) on the page as it is now. @param {import('playwright-core').Page} page */
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  return /** @type {string[]} */ (await page.evaluate(async () => {
+    const res = await /** @type {any} */ (window).axe.run(document, {
+      resultTypes: ['violations'],
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return res.violations.map((/** @type {any} */ v) => `${v.id}: ${v.nodes.map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
+  }));
+}
+
+/** Signs in with the admin key and waits for the Pets page. @param {import('playwright-core').Page} page @param {string} base */
+async function signInAsAdmin(page, base) {
+  await page.goto(base + '/');
+  await page.getByRole('link', { name: 'Use a key instead' }).click();
+  await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
+  await page.getByLabel('Key', { exact: true }).press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+}
+
+/** Opens "Pair a till" on the Keys page for a `pos` till; the panel's URL. @param {import('playwright-core').Page} page @param {string} name */
+async function pairTill(page, name) {
+  await page.getByRole('link', { name: 'Keys', exact: true }).click();
+  await page.locator('main .page[aria-busy="false"]').waitFor();
+  await page.getByRole('button', { name: 'Pair a till' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  assert.equal(await dialog.getByLabel('Role', { exact: true }).inputValue(), 'pos');
+  await dialog.getByRole('button', { name: 'Show the QR code' }).click();
+  const panel = page.locator('.pair-panel');
+  await panel.waitFor();
+  // The QR code is drawn (fetched with the admin key, shown as an image).
+  await page.waitForFunction(() => {
+    const img = /** @type {HTMLImageElement | null} */ (document.querySelector('.pair-qr'));
+    return img !== null && img.complete && img.naturalWidth > 0;
+  });
+  const url = /** @type {string} */ (await panel.getAttribute('data-pairing-url'));
+  const code = /** @type {string} */ (await panel.getAttribute('data-code'));
+  assert.match(await page.locator('.pair-code-chars').innerText(), new RegExp(`^${code.slice(0, 4)} ${code.slice(4)}$`));
+  assert.match(await page.locator('.pair-countdown').innerText(), /^Expires in (10:00|9:[0-5]\d)/);
+  assert.equal(await page.locator('.pair-url').innerText(), url);
+  return { url, code, panel };
+}
+
+describe('backups and pairing a till, in the browser', () => {
+  /** @type {import('playwright-core').Browser} */
+  let browser;
+
+  before(async () => {
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('takes a backup now, lists it with its time and size, and downloads it', async () => {
+    const server = await startServer();
+    try {
+      const { context, page, errors } = await openPage(browser, { bypassCSP: true });
+      await signInAsAdmin(page, server.base);
+      await page.getByRole('link', { name: 'Backups', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Backups' }).waitFor();
+      await page.locator('main .page[aria-busy="false"]').waitFor();
+      const rows = page.locator('main tbody tr[data-backup]');
+      const before = await rows.count();
+      await page.getByRole('button', { name: 'Back up now' }).click();
+      await page.locator('.toast', { hasText: 'Backed up' }).waitFor();
+      await page.waitForFunction((n) => document.querySelectorAll('main tbody tr[data-backup]').length === n + 1, before);
+      const listed = await client(server.base, ADMIN_KEY).get('/admin/backups');
+      const newest = listed[0];
+      const row = page.locator(`tr[data-backup="${newest.name}"]`);
+      assert.match(await row.locator('td.num').innerText(), /^\d+(\.\d)? (KB|MB)$/);
+      assert.equal(await row.locator('time').getAttribute('datetime'), newest.createdAt);
+      await page.mouse.move(0, 0);
+      assert.deepEqual(await violations(page), []);
+      await page.screenshot({ path: path.join(shots, 'backups.png') });
+
+      const downloading = page.waitForEvent('download');
+      await row.getByRole('button', { name: `Download ${newest.name}` }).click();
+      const file = await downloading;
+      assert.equal(file.suggestedFilename(), newest.name);
+      const saved = readFileSync(/** @type {string} */ (await file.path()));
+      assert.equal(saved.length, newest.size);
+      assert.equal(saved.subarray(0, 16).toString('latin1'), 'SQLite format 3\u0000');
+      await context.close();
+      assert.deepEqual(errors, []);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('pairs a till on the Keys page, and the till opens the address in its own browser and sells as a pos key', async () => {
+    const server = await startServer();
+    try {
+      const admin = client(server.base, ADMIN_KEY);
+      const cat = await admin.post('/categories', { name: 'Tropical fish' });
+      const pet = await admin.post('/pets', { name: 'Neon tetra', categoryId: cat.id, status: 'available' });
+      await admin.put(`/store/inventory/${pet.id}`, { quantity: 12 });
+
+      const desk = await openPage(browser, { bypassCSP: true });
+      await signInAsAdmin(desk.page, server.base);
+      const { url, code } = await pairTill(desk.page, 'Till 7');
+      assert.equal(url, `${server.base}/pair?code=${code}`);
+      // The server listens on this PC only: the panel says no till can use the address.
+      await desk.page.locator('.pair-local', { hasText: 'No till can use this address' }).waitFor();
+      assert.deepEqual(await violations(desk.page), []);
+      await desk.page.mouse.move(0, 0);
+      await desk.page.screenshot({ path: path.join(shots, 'pair-a-till.png') });
+
+      // The till: another browser context (its own storage), which opens the QR code's address.
+      const till = await openPage(browser, { viewport: { width: 820, height: 1180 } });
+      await till.page.goto(url);
+      await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+      const stored = await till.page.evaluate(() => JSON.stringify(Object.values(localStorage)));
+      assert.match(stored, /psk_/, 'the till keeps its own key on the device');
+      await till.page.getByRole('link', { name: 'Orders', exact: true }).click();
+      await till.page.locator('main .page[aria-busy="false"]').waitFor();
+      await till.page.getByRole('button', { name: '+ Place order' }).click();
+      const dialog = till.page.getByRole('dialog');
+      await dialog.getByLabel('Find a pet').fill('neon');
+      await dialog.getByLabel('Quantity').fill('2');
+      await dialog.getByRole('button', { name: 'Place order' }).click();
+      await till.page.locator('.toast', { hasText: 'placed' }).waitFor();
+
+      const keys = await admin.get('/admin/keys');
+      const paired = keys.find((/** @type {any} */ k) => k.name === 'Till 7');
+      assert.equal(paired?.role, 'pos');
+      assert.equal((await admin.get(`/store/inventory/${pet.id}`)).quantity, 10);
+      const orders = await admin.get('/store/orders');
+      assert.equal(orders.length, 1);
+      assert.equal(orders[0].quantity, 2);
+      // The code was used up.
+      const again = await fetch(`${server.base}/pair`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
+      assert.equal(again.status, 404);
+      await desk.context.close();
+      await till.context.close();
+      assert.deepEqual(desk.errors, []);
+      assert.deepEqual(till.errors, []);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('over HTTPS shows the fingerprint the server printed, and the pairing address carries it', async () => {
+    const server = await startServer(['--tls']);
+    try {
+      assert.match(server.base, /^https:\/\//);
+      const fingerprintLine = /Its SHA-256 fingerprint: ([0-9A-F:]{95})/;
+      for (let i = 0; i < 100 && !fingerprintLine.test(server.log()); i++) await new Promise((r) => setTimeout(r, 50));
+      const printed = fingerprintLine.exec(server.log())?.[1];
+      assert.ok(printed, `the start banner prints the fingerprint:\n${server.log()}`);
+
+      // The store's own certificate is not one a browser knows: like a person who checked the
+      // fingerprint and chose to continue.
+      const desk = await openPage(browser, { ignoreHTTPSErrors: true, bypassCSP: true });
+      await signInAsAdmin(desk.page, server.base);
+      const { url, code } = await pairTill(desk.page, 'Till 8');
+      assert.equal(url, `${server.base}/pair?code=${code}&fp=${printed}`);
+      const shown = (await desk.page.locator('.pair-fp .fingerprint').innerText()).replace(/\s+/g, ':');
+      assert.equal(shown, printed);
+      assert.deepEqual(await violations(desk.page), []);
+      await desk.page.mouse.move(0, 0);
+      await desk.page.screenshot({ path: path.join(shots, 'pair-a-till-https.png') });
+      await desk.page.keyboard.press('Escape');
+      const note = desk.page.locator('.cert-note');
+      await note.waitFor();
+      assert.equal(await note.getAttribute('data-fingerprint'), printed);
+
+      const till = await openPage(browser, { ignoreHTTPSErrors: true });
+      await till.page.goto(url);
+      await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+      await desk.context.close();
+      await till.context.close();
+      assert.deepEqual(desk.errors, []);
+      assert.deepEqual(till.errors, []);
+    } finally {
+      await server.stop();
+    }
+  });
+});
