@@ -44,6 +44,7 @@ pub mod store;
 pub mod tls;
 
 pub use api::{raise_open_file_limit, serve, serve_tls, ApiError, OPENAPI_JSON};
+pub use app::network::{Listening, Network};
 pub use app::{App, FIRST_ADMIN_QUOTA};
 pub use contract::OPERATIONS;
 pub use error::Error;
