@@ -150,6 +150,15 @@ async fn the_qr_code_decodes_to_exactly_the_pairing_url() {
     let app = TestApp::spawn().await;
     let pairing = open_pairing(&app, "pos").await;
     let code = pairing["code"].as_str().unwrap();
+    assert_eq!(
+        decoded_qr(&app, code).await,
+        pairing["url"].as_str().unwrap()
+    );
+}
+
+/// The text of the pairing's QR code: `qr.svg` rendered to PNG by `rsvg-convert` and decoded
+/// by `zbarimg`.
+pub async fn decoded_qr(app: &TestApp, code: &str) -> String {
     let res = app.get(&format!("/admin/pairings/{code}/qr.svg")).await;
     assert_eq!(res.status(), 200);
     assert_eq!(header(&res, "content-type"), "image/svg+xml");
@@ -186,11 +195,10 @@ async fn the_qr_code_decodes_to_exactly_the_pairing_url() {
         "{}",
         String::from_utf8_lossy(&decoded.stderr)
     );
-    let text = String::from_utf8(decoded.stdout).unwrap();
-    assert_eq!(
-        text.trim_end_matches('\n'),
-        pairing["url"].as_str().unwrap()
-    );
+    String::from_utf8(decoded.stdout)
+        .unwrap()
+        .trim_end_matches('\n')
+        .to_owned()
 }
 
 #[tokio::test]

@@ -154,6 +154,11 @@ async fn a_pairing_url_over_https_carries_the_fingerprint() {
         pairing["onNetwork"], false,
         "only this PC can open a loopback address"
     );
+    assert_eq!(
+        crate::pairing::decoded_qr(&app, code).await,
+        pairing["url"].as_str().unwrap(),
+        "the QR code carries the fingerprint too"
+    );
 
     // The code works over HTTPS, with no key.
     let res = app
