@@ -73,7 +73,10 @@ Lists answer a JSON array, paged with `limit` ({BOUNDS['limit']['min']} to {hi('
 {BOUNDS['limitDefault']}) and `offset` (default 0). \
 `X-Total-Count` gives the number of matches; `Link` carries `rel="next"` and `rel="prev"` where \
 there is such a page. An unknown query parameter is 400 `bad_request`, so a typo never widens a \
-list.
+list. To walk a large list, use the `after` cursor (beta) on the lists in id order (pets, \
+categories, orders, inventory): `?limit=500&after=<last id of the page you have>`; its `Link` \
+`rel="next"` carries the next `after`. Deep `offset` pages reached by following `next` are fast \
+too while the list does not change.
 
 ## Changing records safely
 - Single records carry a strong `ETag`; PUT, PATCH and DELETE honour `If-Match` (412 \

@@ -149,6 +149,20 @@ PARAMETERS = {
         "description": "Number of records to skip.",
         "schema": {"type": "integer", "format": "int64", "minimum": 0, "default": 0},
     },
+    "After": {
+        "name": "after",
+        "in": "query",
+        "description": (
+            "Cursor (beta): the page starts right after the record with this id, in the list's "
+            "id order (`sort=id` or `-id` for pets; a name order is 400). Give the last id of "
+            "the page you have; a deleted record still works as a cursor. Not with `offset` "
+            "(400). The answer's `Link` then carries `rel=\"next\"` with `after` (when the "
+            "page is full) and no `rel=\"prev\"`; `X-Total-Count` is the whole list's. The "
+            "way to walk large lists: each page costs the same at any depth."
+        ),
+        "schema": {"type": "integer", "format": "int64", "minimum": 1},
+        "x-stability": "beta",
+    },
     "IfMatch": {
         "name": "If-Match",
         "in": "header",

@@ -28,6 +28,8 @@ def comma_list(name, description, items, **bounds):
 
 
 PAGING = [param("Limit"), param("Offset")]
+# The lists in id order can also be walked with the `after` cursor (beta).
+CURSOR_PAGING = PAGING + [param("After")]
 
 EVENT_EXAMPLE = (
     "id: 12\nevent: pet.updated\n"
@@ -91,7 +93,7 @@ PATHS = {
                     {"type": "string", "enum": ["id", "name", "-id", "-name"], "default": "id"},
                 ),
             ]
-            + PAGING,
+            + CURSOR_PAGING,
         ),
         "post": op(
             "Pets",
@@ -197,7 +199,7 @@ PATHS = {
                     {"type": "string", "maxLength": BOUNDS["search"]["max"]},
                 )
             ]
-            + PAGING,
+            + CURSOR_PAGING,
         ),
         "post": op(
             "Pets",
@@ -301,7 +303,7 @@ PATHS = {
                 ),
                 query("petId", "Only orders for this pet.", dict(ID)),
             ]
-            + PAGING,
+            + CURSOR_PAGING,
             **{"x-try-it": False},
         ),
         "post": op(
@@ -414,7 +416,7 @@ PATHS = {
                     {"type": "integer", "format": "int64", "minimum": 0},
                 ),
             ]
-            + PAGING,
+            + CURSOR_PAGING,
         ),
     },
     "/store/inventory/{petId}": {

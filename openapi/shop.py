@@ -498,7 +498,7 @@ def extend(paths, schemas):
     schemas.update(NEW_SCHEMAS)
 
     pets_get = paths["/pets"]["get"]
-    pets_get["parameters"][-2:-2] = [
+    pets_get["parameters"][-3:-3] = [
         query("sku", "Only the pet with this SKU (exact, compared case-insensitively).", {"type": "string", "maxLength": 64}),
         query("barcode", "Only the pet with this barcode (exact). A till that scans finds its pet in one call.", {"type": "string", "maxLength": 64}),
     ]
@@ -510,7 +510,7 @@ def extend(paths, schemas):
         paths["/pets/{petId}"][method]["responses"]["409"] = ref("responses", "DuplicateCode")
 
     inv_get = paths["/store/inventory"]["get"]
-    inv_get["parameters"][-2:-2] = [
+    inv_get["parameters"][-3:-3] = [
         query("low", "`true`: only items with a reorder point whose quantity is at or below it; `false`: the others.", {"type": "boolean"}),
     ]
     paths["/store/inventory/{petId}"]["patch"] = op(

@@ -20,7 +20,7 @@ pub async fn list(
 ) -> Result<Response> {
     let page = query.page;
     let list = s.app.store().categories().list(query).await?;
-    Ok(respond::page(&uri, page, &list))
+    Ok(respond::keyed_page(&uri, page, &list, |c| c.id))
 }
 
 pub async fn create(

@@ -25,7 +25,7 @@ pub async fn list(
 ) -> Result<Response> {
     let page = query.page;
     let list = s.app.store().inventory().list(query).await?;
-    Ok(respond::page(&uri, page, &list))
+    Ok(respond::keyed_page(&uri, page, &list, |i| i.pet_id))
 }
 
 pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(pet_id): Id) -> Result<Response> {

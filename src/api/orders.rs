@@ -26,7 +26,7 @@ pub async fn list(
 ) -> Result<Response> {
     let page = query.page;
     let list = s.app.store().orders().list(query).await?;
-    Ok(respond::page(&uri, page, &list))
+    Ok(respond::keyed_page(&uri, page, &list, |o| o.id))
 }
 
 pub async fn place(

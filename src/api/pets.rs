@@ -22,8 +22,11 @@ pub async fn list(
     Query(query): Query<PetQuery>,
 ) -> Result<Response> {
     let page = query.page;
-    let list = s.app.store().pets().list(query).await?;
-    Ok(respond::page(&uri, page, &list))
+    let list = match s.app.store().pets().remembered(&query) {
+        Some(list) => list,
+        None => s.app.store().pets().list(query).await?,
+    };
+    Ok(respond::keyed_page(&uri, page, &list, |p| p.id))
 }
 
 pub async fn create(

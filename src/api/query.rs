@@ -93,9 +93,17 @@ impl Params {
 
     fn page(&self) -> Result<Page, ApiError> {
         let defaults = Page::default();
+        let after = self.int("after", 1, i64::MAX)?;
+        if after.is_some() && self.get("offset").is_some() {
+            return Err(ApiError::bad_request(
+                "query parameters \"after\" and \"offset\" cannot be used together; \
+                 \"after\" starts the page after the record with that id",
+            ));
+        }
         Ok(Page {
             limit: self.int("limit", 1, LIMIT_MAX)?.unwrap_or(defaults.limit),
             offset: self.int("offset", 0, i64::MAX)?.unwrap_or(0),
+            after,
         })
     }
 
@@ -171,6 +179,7 @@ impl FromParams for PetQuery {
     const NAMES: &'static [&'static str] = &[
         "limit",
         "offset",
+        "after",
         "status",
         "categoryId",
         "q",
@@ -192,6 +201,12 @@ impl FromParams for PetQuery {
                 ))
             })?,
         };
+        let page = params.page()?;
+        if page.after.is_some() && matches!(sort, PetSort::NameAsc | PetSort::NameDesc) {
+            return Err(ApiError::bad_request(
+                "query parameter \"after\" walks lists in id order; use it with sort=id or sort=-id",
+            ));
+        }
         Ok(Self {
             statuses: params.statuses()?,
             category_id: params.int("categoryId", 1, i64::MAX)?,
@@ -200,7 +215,7 @@ impl FromParams for PetQuery {
             sku: params.code("sku")?,
             barcode: params.code("barcode")?,
             sort,
-            page: params.page()?,
+            page,
         })
     }
 }
@@ -225,7 +240,7 @@ fn parse_ids(raw: &str) -> Result<Vec<i64>, ApiError> {
 }
 
 impl FromParams for CategoryQuery {
-    const NAMES: &'static [&'static str] = &["limit", "offset", "q"];
+    const NAMES: &'static [&'static str] = &["limit", "offset", "after", "q"];
     fn from_params(params: &Params) -> Result<Self, ApiError> {
         Ok(Self {
             q: params.search("q")?,
@@ -235,7 +250,7 @@ impl FromParams for CategoryQuery {
 }
 
 impl FromParams for OrderQuery {
-    const NAMES: &'static [&'static str] = &["limit", "offset", "complete", "petId"];
+    const NAMES: &'static [&'static str] = &["limit", "offset", "after", "complete", "petId"];
     fn from_params(params: &Params) -> Result<Self, ApiError> {
         Ok(Self {
             complete: params.bool("complete")?,
@@ -246,7 +261,7 @@ impl FromParams for OrderQuery {
 }
 
 impl FromParams for InventoryQuery {
-    const NAMES: &'static [&'static str] = &["limit", "offset", "status", "below", "low"];
+    const NAMES: &'static [&'static str] = &["limit", "offset", "after", "status", "below", "low"];
     fn from_params(params: &Params) -> Result<Self, ApiError> {
         Ok(Self {
             statuses: params.statuses()?,

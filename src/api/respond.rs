@@ -105,6 +105,46 @@ pub fn page<T: Serialize>(uri: &Uri, page: Page, list: &Paged<T>) -> Response {
     response
 }
 
+/// A page of a list that can also be walked with the `after` cursor: as [`page`], except
+/// that a client that asked with `after` gets its `next` link with `after` too (the id of
+/// the page's last record, `key`), and no `prev`. Clients that page by offset never see it.
+pub fn keyed_page<T: Serialize>(
+    uri: &Uri,
+    page: Page,
+    list: &Paged<T>,
+    key: impl Fn(&T) -> i64,
+) -> Response {
+    if page.after.is_none() {
+        return self::page(uri, page, list);
+    }
+    let mut response = json_response(StatusCode::OK, &list.items);
+    let headers = response.headers_mut();
+    headers.insert(
+        HeaderName::from_static("x-total-count"),
+        HeaderValue::from(list.total),
+    );
+    let last = list.items.last().map(key);
+    if let Some(last) = last.filter(|_| list.items.len() as i64 == page.limit) {
+        let next = format!("<{}>; rel=\"next\"", after_uri(uri, page.limit, last));
+        if let Ok(value) = HeaderValue::from_str(&next) {
+            headers.insert(header::LINK, value);
+        }
+    }
+    response
+}
+
+fn after_uri(uri: &Uri, limit: i64, after: i64) -> String {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in form_urlencoded::parse(uri.query().unwrap_or("").as_bytes()) {
+        if name != "limit" && name != "after" {
+            query.append_pair(&name, &value);
+        }
+    }
+    query.append_pair("limit", &limit.to_string());
+    query.append_pair("after", &after.to_string());
+    format!("{}?{}", uri.path(), query.finish())
+}
+
 fn link(uri: &Uri, page: Page, total: i64) -> Option<String> {
     let mut links = Vec::new();
     if page.offset.saturating_add(page.limit) < total {
@@ -147,6 +187,7 @@ mod tests {
             Page {
                 limit: 10,
                 offset: 10,
+                after: None,
             },
             35,
         )
@@ -160,7 +201,8 @@ mod tests {
                 &uri,
                 Page {
                     limit: 10,
-                    offset: 0
+                    offset: 0,
+                    after: None,
                 },
                 5
             ),

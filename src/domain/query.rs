@@ -11,11 +11,13 @@ pub const LIMIT_DEFAULT: i64 = contract::LIMIT_DEFAULT;
 /// Most ids in one `ids` filter.
 pub const IDS_MAX: usize = contract::IDS.max_usize();
 
-/// A window of a list: `limit` records from `offset`.
+/// A window of a list: `limit` records from `offset`, or (`after`, the opt-in cursor)
+/// `limit` records after the one with that id, in the list's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Page {
     pub limit: i64,
     pub offset: i64,
+    pub after: Option<i64>,
 }
 
 impl Default for Page {
@@ -23,6 +25,7 @@ impl Default for Page {
         Self {
             limit: LIMIT_DEFAULT,
             offset: 0,
+            after: None,
         }
     }
 }

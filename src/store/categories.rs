@@ -5,7 +5,8 @@
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::sql::{self, contains_pattern, Filter};
+use super::pages::Pages;
+use super::sql::{self, contains_pattern, Filter, ListSql};
 use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::category::{Category, CategoryPatch, NewCategory};
 use crate::domain::query::{CategoryQuery, Paged};
@@ -50,7 +51,7 @@ pub(super) fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
     }
 }
 
-fn list(conn: &Connection, query: &CategoryQuery) -> Result<Paged<Category>> {
+fn list(conn: &Connection, pages: &Pages, query: &CategoryQuery) -> Result<Paged<Category>> {
     let mut filter = Filter::default();
     if let Some(q) = &query.q {
         filter.and(
@@ -58,13 +59,14 @@ fn list(conn: &Connection, query: &CategoryQuery) -> Result<Paged<Category>> {
             [Value::Text(contains_pattern(&text::fold(q)))],
         );
     }
-    sql::paged(
-        conn,
-        (COLUMNS, "categories", "id"),
-        &filter,
-        query.page,
-        from_row,
-    )
+    let list = ListSql {
+        columns: COLUMNS,
+        from: "categories",
+        order: "id",
+        key: Some(("id", false)),
+        tables: &["categories"],
+    };
+    sql::paged(conn, pages, &list, &filter, query.page, from_row)
 }
 
 pub(super) fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
@@ -142,7 +144,8 @@ pub struct Categories<'s>(pub(super) &'s Store);
 impl<'s> Categories<'s> {
     /// One page of categories matching `query`.
     pub fn list(&self, query: CategoryQuery) -> Call<'s, Paged<Category>> {
-        Call::read(self.0, move |c| list(c, &query))
+        let pages = self.0.pages();
+        Call::read(self.0, move |c| list(c, &pages, &query))
     }
 
     /// The category, or `not_found`.

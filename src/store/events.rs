@@ -22,7 +22,7 @@ fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<Event>> {
     let rows = conn
         .prepare_cached(
             "SELECT id, type, at, data, key_name, staff_id FROM events
-             WHERE id > ?1 ORDER BY id LIMIT ?2",
+             WHERE id > ?1 ORDER BY id LIMIT +?2",
         )?
         .query_map(params![last_id, limit], |row| {
             let data: String = row.get(3)?;

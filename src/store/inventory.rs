@@ -4,7 +4,8 @@
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::sql::{self, Filter};
+use super::pages::Pages;
+use super::sql::{self, Filter, ListSql};
 use super::{pets, Call, Result, Store, StoreError, Tx};
 use crate::domain::inventory::{
     self, Adjustment, InventoryItem, InventoryPatch, InventoryUpdate, Source, StockChange,
@@ -47,7 +48,7 @@ pub(super) fn require(conn: &Connection, pet_id: i64) -> Result<InventoryItem> {
     )
 }
 
-fn list(conn: &Connection, query: &InventoryQuery) -> Result<Paged<InventoryItem>> {
+fn list(conn: &Connection, pages: &Pages, query: &InventoryQuery) -> Result<Paged<InventoryItem>> {
     let mut filter = Filter::default();
     if !query.statuses.is_empty() {
         let values: Vec<Value> = query
@@ -77,13 +78,14 @@ fn list(conn: &Connection, query: &InventoryQuery) -> Result<Paged<InventoryItem
         ),
         None => {}
     }
-    sql::paged(
-        conn,
-        (COLUMNS, FROM, "i.pet_id"),
-        &filter,
-        query.page,
-        from_row,
-    )
+    let list = ListSql {
+        columns: COLUMNS,
+        from: FROM,
+        order: "i.pet_id",
+        key: Some(("i.pet_id", false)),
+        tables: &["inventory", "pets"],
+    };
+    sql::paged(conn, pages, &list, &filter, query.page, from_row)
 }
 
 fn change_from_row(row: &Row<'_>) -> rusqlite::Result<StockChange> {
@@ -108,7 +110,7 @@ fn history(conn: &Connection, pet_id: i64, page: Page) -> Result<Paged<StockChan
     let items = conn
         .prepare_cached(
             "SELECT id, pet_id, delta, quantity_after, reason, source, order_id, key_name, at, staff_id
-             FROM stock_changes WHERE pet_id = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
+             FROM stock_changes WHERE pet_id = ?1 ORDER BY id DESC LIMIT +?2 OFFSET +?3",
         )?
         .query_map(params![pet_id, page.limit, page.offset], change_from_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -311,7 +313,8 @@ pub struct Inventory<'s>(pub(super) &'s Store);
 impl<'s> Inventory<'s> {
     /// One page of stock counts matching `query`.
     pub fn list(&self, query: InventoryQuery) -> Call<'s, Paged<InventoryItem>> {
-        Call::read(self.0, move |c| list(c, &query))
+        let pages = self.0.pages();
+        Call::read(self.0, move |c| list(c, &pages, &query))
     }
 
     /// A pet's stock, or `not_found`.

@@ -39,6 +39,7 @@ pub mod keys;
 mod maintenance;
 mod migrate;
 pub mod orders;
+mod pages;
 pub mod pets;
 pub mod profile;
 mod readers;
@@ -157,6 +158,8 @@ struct Inner {
     writer: writer::Handle,
     readers: readers::Handle,
     events: broadcast::Sender<Arc<Event>>,
+    /// What the lists remember between requests, under the writer's table versions.
+    pages: Arc<pages::Pages>,
     /// The exclusive lock of a serving store, released by [`Store::close`].
     lock: std::sync::Mutex<Option<std::fs::File>>,
 }
@@ -198,7 +201,8 @@ impl Store {
             }
         };
         let (events, _) = broadcast::channel(EVENT_BUFFER);
-        let writer = writer::spawn(conn, events.clone())?;
+        let pages = pages::Pages::new(lock.is_some());
+        let writer = writer::spawn(conn, events.clone(), pages.clone())?;
         let readers = readers::spawn(path, readers::COUNT)?;
         Ok(Self {
             inner: Arc::new(Inner {
@@ -206,9 +210,15 @@ impl Store {
                 writer,
                 readers,
                 events,
+                pages,
                 lock: std::sync::Mutex::new(lock),
             }),
         })
+    }
+
+    /// What the lists remember (see `pages`).
+    fn pages(&self) -> Arc<pages::Pages> {
+        self.inner.pages.clone()
     }
 
     /// Where the store's file is.

@@ -5,7 +5,8 @@ use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::inventory::{self, Cause};
-use super::sql::{self, Filter};
+use super::pages::Pages;
+use super::sql::{self, Filter, ListSql};
 use super::{pets, Call, Result, Store, Tx};
 use crate::domain::inventory::{InventoryItem, Source};
 use crate::domain::order::{self, NewOrder, Order, OrderChange, OrderPatch};
@@ -43,7 +44,7 @@ fn require(conn: &Connection, id: i64) -> Result<Order> {
 }
 
 /// Orders, newest first.
-fn list(conn: &Connection, query: &OrderQuery) -> Result<Paged<Order>> {
+fn list(conn: &Connection, pages: &Pages, query: &OrderQuery) -> Result<Paged<Order>> {
     let mut filter = Filter::default();
     if let Some(complete) = query.complete {
         filter.and("complete = ?", [Value::Integer(i64::from(complete))]);
@@ -51,13 +52,14 @@ fn list(conn: &Connection, query: &OrderQuery) -> Result<Paged<Order>> {
     if let Some(pet_id) = query.pet_id {
         filter.and("pet_id = ?", [Value::Integer(pet_id)]);
     }
-    sql::paged(
-        conn,
-        (COLUMNS, "orders", "id DESC"),
-        &filter,
-        query.page,
-        from_row,
-    )
+    let list = ListSql {
+        columns: COLUMNS,
+        from: "orders",
+        order: "id DESC",
+        key: Some(("id", true)),
+        tables: &["orders"],
+    };
+    sql::paged(conn, pages, &list, &filter, query.page, from_row)
 }
 
 fn open_orders(conn: &Connection, pet_id: i64) -> Result<i64> {
@@ -233,7 +235,8 @@ pub struct Orders<'s>(pub(super) &'s Store);
 impl<'s> Orders<'s> {
     /// Orders matching `query`, newest first.
     pub fn list(&self, query: OrderQuery) -> Call<'s, Paged<Order>> {
-        Call::read(self.0, move |c| list(c, &query))
+        let pages = self.0.pages();
+        Call::read(self.0, move |c| list(c, &pages, &query))
     }
 
     /// The order, or `not_found`.

@@ -3,7 +3,8 @@
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::sql::{self, contains_pattern, starts_pattern, Filter};
+use super::pages::{Pages, Tables};
+use super::sql::{self, contains_pattern, starts_pattern, Filter, ListSql};
 use super::{categories, on_unique, Call, Result, Store, Tx};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
@@ -36,7 +37,7 @@ pub(super) fn require(conn: &Connection, id: i64) -> Result<Pet> {
     get(conn, id)?.ok_or(DomainError::NotFound { kind: "pet", id }.into())
 }
 
-fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
+fn list(conn: &Connection, pages: &Pages, query: &PetQuery) -> Result<Paged<Pet>> {
     let mut filter = Filter::default();
     if !query.statuses.is_empty() {
         let values = query
@@ -82,19 +83,39 @@ fn list(conn: &Connection, query: &PetQuery) -> Result<Paged<Pet>> {
             query.ids.iter().map(|&id| Value::Integer(id)).collect(),
         );
     }
-    let order = match query.sort {
-        PetSort::IdAsc => "id",
-        PetSort::IdDesc => "id DESC",
-        PetSort::NameAsc => "name_fold, id",
-        PetSort::NameDesc => "name_fold DESC, id DESC",
+    let (order, key) = match query.sort {
+        PetSort::IdAsc => ("id", Some(("id", false))),
+        PetSort::IdDesc => ("id DESC", Some(("id", true))),
+        PetSort::NameAsc => ("name_fold, id", None),
+        PetSort::NameDesc => ("name_fold DESC, id DESC", None),
     };
-    sql::paged(
-        conn,
-        (COLUMNS, "pets", order),
-        &filter,
-        query.page,
-        from_row,
-    )
+    let list = ListSql {
+        columns: COLUMNS,
+        from: "pets",
+        order,
+        key,
+        tables: &TABLES,
+    };
+    sql::paged(conn, pages, &list, &filter, query.page, from_row)
+}
+
+/// What a list of pets reads (a search looks at the categories' names too).
+const TABLES: [&str; 2] = ["pets", "categories"];
+
+/// The name under which an answer to `query` is remembered.
+fn answer_key(query: &PetQuery) -> String {
+    format!("pets {query:?}")
+}
+
+/// Reads a list of pets, remembering the answer while nothing it read changes.
+fn list_remembering(conn: &Connection, pages: &Pages, query: &PetQuery) -> Result<Paged<Pet>> {
+    let tables = Tables::of(&TABLES);
+    let before = pages.version(tables);
+    let list = list(conn, pages, query)?;
+    if let Some(version) = before.filter(|v| pages.version(tables) == Some(*v)) {
+        pages.keep_answer(answer_key(query), version, list.items.len(), list.clone());
+    }
+    Ok(list)
 }
 
 /// Creates a pet and its stock record at 0.
@@ -290,7 +311,16 @@ pub struct Pets<'s>(pub(super) &'s Store);
 impl<'s> Pets<'s> {
     /// One page of pets matching `query`.
     pub fn list(&self, query: PetQuery) -> Call<'s, Paged<Pet>> {
-        Call::read(self.0, move |c| list(c, &query))
+        let pages = self.0.pages();
+        Call::read(self.0, move |c| list_remembering(c, &pages, &query))
+    }
+
+    /// The same page as [`Pets::list`] would read, when it is remembered from an earlier
+    /// read and nothing it depends on has changed since: answered without a reader.
+    pub fn remembered(&self, query: &PetQuery) -> Option<Paged<Pet>> {
+        let pages = &self.0.inner.pages;
+        let version = pages.version(Tables::of(&TABLES))?;
+        pages.answer(&answer_key(query), version)
     }
 
     /// The pet, or `not_found`.

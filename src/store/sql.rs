@@ -3,7 +3,8 @@
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, Row};
 
-use super::Result;
+use super::pages::{Pages, Tables};
+use super::{Result, StoreError};
 use crate::domain::query::{Page, Paged};
 
 #[derive(Default)]
@@ -37,40 +38,130 @@ impl Filter {
     pub fn params(&self) -> &[Value] {
         &self.params
     }
+}
 
-    /// The parameters followed by a page's limit and offset.
-    pub fn params_with_page(&self, page: Page) -> Vec<Value> {
-        let mut params = self.params.clone();
-        params.push(Value::Integer(page.limit));
-        params.push(Value::Integer(page.offset));
-        params
-    }
+/// A list's query: what it selects from where, in which order, and which tables it reads.
+pub struct ListSql<'a> {
+    /// The columns; the first is the key when there is one.
+    pub columns: &'a str,
+    pub from: &'a str,
+    /// The whole `ORDER BY`.
+    pub order: &'a str,
+    /// When the order is by one unique integer column alone: that column and whether it
+    /// descends. Pages can then start right after a known row (`after`, or a remembered
+    /// page end) instead of walking the rows before them.
+    pub key: Option<(&'a str, bool)>,
+    /// The tables the query reads (for what [`Pages`] may remember).
+    pub tables: &'a [&'a str],
 }
 
 /// One page of `SELECT {columns} FROM {from} … ORDER BY {order}` under `filter`, and how
 /// many rows the whole list has.
+///
+/// A page at an offset starts from where an earlier page ended when that is remembered at
+/// the tables' current version, so following `next` links costs the same at any depth; the
+/// total is counted once per version. `page.after` starts the page after the row with that
+/// key (the key column must be the order's).
 pub fn paged<T>(
     conn: &Connection,
-    (columns, from, order): (&str, &str, &str),
+    pages: &Pages,
+    list: &ListSql<'_>,
     filter: &Filter,
     page: Page,
-    map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    mut map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
 ) -> Result<Paged<T>> {
+    let tables = Tables::of(list.tables);
+    let version = pages.version(tables);
     let where_sql = filter.sql();
-    let items = conn
-        .prepare_cached(&format!(
-            "SELECT {columns} FROM {from}{where_sql} ORDER BY {order} LIMIT ? OFFSET ?"
-        ))?
-        .query_map(params_from_iter(filter.params_with_page(page)), map)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let fetched = items.len() as i64;
-    // A short page that is not empty ends the list: its total is known without counting.
-    let total = if fetched < page.limit && (fetched > 0 || page.offset == 0) {
-        page.offset + fetched
-    } else {
-        conn.prepare_cached(&format!("SELECT COUNT(*) FROM {from}{where_sql}"))?
-            .query_row(params_from_iter(filter.params()), |row| row.get(0))?
+    let shape = version.map(|_| {
+        format!(
+            "{} {where_sql} {:?} {}",
+            list.from, filter.params, list.order
+        )
+    });
+    let remembered = |offset| match (&shape, version) {
+        (Some(shape), Some(v)) => pages.start_before(shape, v, offset),
+        _ => None,
     };
+    // Where the page starts: after a key (the client's, or a remembered page end), then
+    // `skip` rows on.
+    let (after, skip, jumped) = match (page.after, list.key) {
+        (Some(after), Some(_)) => (Some(after), 0, false),
+        (Some(_), None) => {
+            return Err(StoreError::Internal(
+                "this list's order cannot start after a record".into(),
+            ))
+        }
+        (None, Some(_)) if page.offset > 0 => match remembered(page.offset) {
+            Some((at, key)) => (Some(key), page.offset - at, true),
+            None => (None, page.offset, false),
+        },
+        (None, _) => (None, page.offset, false),
+    };
+    // Skipping rows with a key: read the row just before the page too, to remember where
+    // this page starts.
+    let peel = list.key.is_some() && skip > 0 && page.after.is_none();
+    let mut clauses_sql = where_sql.clone();
+    let mut params = filter.params.clone();
+    if let (Some(after), Some((column, descending))) = (after, list.key) {
+        let op = if descending { "<" } else { ">" };
+        clauses_sql = if clauses_sql.is_empty() {
+            format!(" WHERE {column} {op} ?")
+        } else {
+            format!("{clauses_sql} AND {column} {op} ?")
+        };
+        params.push(Value::Integer(after));
+    }
+    params.push(Value::Integer(page.limit + i64::from(peel)));
+    params.push(Value::Integer(skip - i64::from(peel)));
+    let keyed = list.key.is_some();
+    let mut rows = conn
+        .prepare_cached(&format!(
+            "SELECT {} FROM {}{clauses_sql} ORDER BY {} LIMIT +? OFFSET +?",
+            list.columns, list.from, list.order
+        ))?
+        .query_map(params_from_iter(params), |row| {
+            let key = if keyed { row.get::<_, i64>(0)? } else { 0 };
+            Ok((key, map(row)?))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut starts = Vec::new();
+    if peel && !rows.is_empty() {
+        let (before, _) = rows.remove(0);
+        starts.push((page.offset, before));
+    }
+    let fetched = rows.len() as i64;
+    if keyed && page.after.is_none() && fetched == page.limit {
+        if let Some((last, _)) = rows.last() {
+            starts.push((page.offset + fetched, *last));
+        }
+    }
+    let items: Vec<T> = rows.into_iter().map(|(_, item)| item).collect();
+    // A short page that is not empty ends the list: its total is known without counting.
+    let (total, counted) =
+        if page.after.is_none() && fetched < page.limit && (fetched > 0 || page.offset == 0) {
+            (page.offset + fetched, true)
+        } else if let Some(total) = shape
+            .as_deref()
+            .zip(version)
+            .and_then(|(shape, v)| pages.total(shape, v))
+        {
+            (total, false)
+        } else {
+            let total = conn
+                .prepare_cached(&format!("SELECT COUNT(*) FROM {}{where_sql}", list.from))?
+                .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
+            (total, true)
+        };
+    if let (Some(shape), Some(v)) = (&shape, version) {
+        if pages.version(tables) == Some(v) {
+            pages.learn(shape, v, &starts, counted.then_some(total));
+        } else if jumped {
+            // A commit landed while this page was read from a remembered start: read it
+            // again the long way, so the answer is exactly the store's.
+            return paged(conn, &Pages::new(false), list, filter, page, map);
+        }
+    }
     Ok(Paged { items, total })
 }
 

@@ -61,7 +61,7 @@ fn require(conn: &Connection, id: i64) -> Result<Stocktake> {
 fn list(conn: &Connection, page: Page) -> Result<Paged<Stocktake>> {
     let found = conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM stocktakes ORDER BY id DESC LIMIT ?1 OFFSET ?2"
+            "SELECT {COLUMNS} FROM stocktakes ORDER BY id DESC LIMIT +?1 OFFSET +?2"
         ))?
         .query_map(params![page.limit, page.offset], from_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;

@@ -114,6 +114,7 @@ fn adjustments_from_two_stores_at_once_lose_no_update_and_the_history_adds_up() 
             Page {
                 limit: 500,
                 offset: 0,
+                after: None,
             },
         )
         .wait()

@@ -19,6 +19,7 @@ use rusqlite::{params, Connection};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+use super::pages::Pages;
 use super::{Result, StoreError};
 use crate::domain::event::Event;
 use crate::domain::staff::MemberRef;
@@ -187,11 +188,20 @@ pub struct Handle {
     thread: Mutex<Option<JoinHandle<()>>>,
 }
 
-pub fn spawn(conn: Connection, events: broadcast::Sender<Arc<Event>>) -> Result<Handle> {
+pub fn spawn(
+    mut conn: Connection,
+    events: broadcast::Sender<Arc<Event>>,
+    pages: Arc<Pages>,
+) -> Result<Handle> {
+    // Every row this connection changes names its table, so the lists know what changed.
+    let touched = pages.clone();
+    conn.update_hook(Some(move |_, _: &str, table: &str, _| {
+        touched.touched(table)
+    }))?;
     let (queue, jobs) = unbounded();
     let thread = std::thread::Builder::new()
         .name("store-writer".into())
-        .spawn(move || run(conn, jobs, events))
+        .spawn(move || run(conn, jobs, events, pages))
         .map_err(|e| StoreError::Internal(format!("cannot start the writer thread: {e}")))?;
     Ok(Handle {
         queue,
@@ -220,7 +230,12 @@ impl Handle {
     }
 }
 
-fn run(conn: Connection, jobs: Receiver<Msg>, events: broadcast::Sender<Arc<Event>>) {
+fn run(
+    conn: Connection,
+    jobs: Receiver<Msg>,
+    events: broadcast::Sender<Arc<Event>>,
+    pages: Arc<Pages>,
+) {
     let mut stopping = false;
     while !stopping {
         let Ok(Msg::Job(first)) = jobs.recv() else {
@@ -237,7 +252,7 @@ fn run(conn: Connection, jobs: Receiver<Msg>, events: broadcast::Sender<Arc<Even
                 Err(_) => break,
             }
         }
-        commit_group(&conn, group, &events);
+        commit_group(&conn, group, &events, &pages);
     }
     if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
         tracing::warn!(%err, "checkpoint at shutdown failed; the WAL is replayed at next start");
@@ -254,6 +269,7 @@ fn commit_group(
     conn: &Connection,
     group: Vec<Box<dyn Job>>,
     events: &broadcast::Sender<Arc<Event>>,
+    pages: &Pages,
 ) {
     if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
         let err = StoreError::from(err);
@@ -309,6 +325,9 @@ fn commit_group(
             committed_events.extend(tx.events);
         }
     }
+    // The changed tables' versions are odd while the commit lands: no read in that time
+    // keeps anything it saw.
+    let landing = pages.landing();
     let failure = match rolled_back {
         Some(failure) => {
             tracing::error!(
@@ -326,6 +345,7 @@ fn commit_group(
             GroupFailure::from_error(&err)
         }),
     };
+    pages.landed(landing);
     for finish in finishers {
         finish(failure.as_ref());
     }

@@ -219,3 +219,130 @@ async fn an_unknown_or_repeated_query_parameter_is_bad_request() {
         assert!(message.contains("query parameter"), "{path}: {message}");
     }
 }
+
+/// The page the `Link` header's `rel="next"` points to, as a path.
+fn next_link(res: &reqwest::Response) -> Option<String> {
+    let link = res.headers().get("link")?.to_str().ok()?.to_owned();
+    link.split(", ")
+        .find(|l| l.ends_with("rel=\"next\""))
+        .map(|l| l[1..l.find('>').unwrap()].to_owned())
+}
+
+#[tokio::test]
+async fn deep_pages_reached_by_next_links_match_the_same_offsets_read_cold_and_follow_changes() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let mut created = Vec::new();
+    for i in 0..23 {
+        created.push(app.pet_with_stock(&format!("Pet {i}"), cat, 0).await);
+    }
+    // Walk by next links (each page's end is remembered as the next page's start).
+    let mut walked = Vec::new();
+    let mut path = Some("/pets?limit=5".to_owned());
+    while let Some(p) = path {
+        let res = app.get(&p).await;
+        assert_eq!(header(&res, "x-total-count"), "23", "{p}");
+        path = next_link(&res);
+        walked.extend(ids(&body(res).await));
+    }
+    assert_eq!(walked, created);
+    // The same offsets again (now answered from the remembered starts) and off the grid.
+    for offset in [5, 10, 12, 20, 22, 23, 30] {
+        let res = app.get(&format!("/pets?limit=5&offset={offset}")).await;
+        let expected: Vec<i64> = created.iter().skip(offset).take(5).copied().collect();
+        assert_eq!(ids(&body(res).await), expected, "offset {offset}");
+    }
+    // A change moves every later page: removing the 3rd pet and adding one at the end.
+    app.delete(&format!("/pets/{}", created[2])).await;
+    created.remove(2);
+    created.push(app.pet_with_stock("Pet last", cat, 0).await);
+    for offset in [5, 10, 15, 20] {
+        let res = app.get(&format!("/pets?limit=5&offset={offset}")).await;
+        assert_eq!(header(&res, "x-total-count"), "23");
+        let expected: Vec<i64> = created.iter().skip(offset).take(5).copied().collect();
+        assert_eq!(
+            ids(&body(res).await),
+            expected,
+            "offset {offset} after a change"
+        );
+    }
+    // A filtered list remembers its own total, and follows a change of status.
+    let res = app.get("/pets?status=available&limit=5").await;
+    let before = header(&res, "x-total-count").parse::<i64>().unwrap();
+    let pet = created[0];
+    let res = app
+        .send_json(
+            reqwest::Method::PATCH,
+            &format!("/pets/{pet}"),
+            serde_json::json!({"status": "sold"}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let res = app.get("/pets?status=available&limit=5").await;
+    assert_eq!(header(&res, "x-total-count"), (before - 1).to_string());
+    let res = app.get(&format!("/pets?ids={pet}")).await;
+    assert_eq!(
+        body(res).await[0]["status"],
+        "sold",
+        "a read by id follows a change too"
+    );
+}
+
+#[tokio::test]
+async fn the_after_cursor_walks_a_list_and_only_its_users_see_it_in_links() {
+    let app = TestApp::spawn().await;
+    let (_, created) = seven_pets(&app).await;
+    let res = app
+        .get(&format!("/pets?limit=3&after={}", created[0]))
+        .await;
+    assert_eq!(header(&res, "x-total-count"), "7");
+    assert_eq!(
+        header(&res, "link"),
+        format!("</pets?limit=3&after={}>; rel=\"next\"", created[3])
+    );
+    assert_eq!(ids(&body(res).await), created[1..4].to_vec());
+    let res = app
+        .get(&format!("/pets?limit=4&after={}", created[3]))
+        .await;
+    assert!(
+        res.headers().get("link").is_none(),
+        "a short page ends the walk"
+    );
+    assert_eq!(ids(&body(res).await), created[4..7].to_vec());
+    // Descending, and past a record that no longer exists.
+    app.delete(&format!("/pets/{}", created[4])).await;
+    let res = app
+        .get(&format!("/pets?sort=-id&limit=2&after={}", created[4]))
+        .await;
+    assert_eq!(
+        header(&res, "link"),
+        format!(
+            "</pets?sort=-id&limit=2&after={}>; rel=\"next\"",
+            created[2]
+        )
+    );
+    assert_eq!(ids(&body(res).await), vec![created[3], created[2]]);
+    // Offset clients never see it.
+    let res = app.get("/pets?limit=3").await;
+    assert_eq!(
+        header(&res, "link"),
+        "</pets?limit=3&offset=3>; rel=\"next\""
+    );
+    // Orders, categories and inventory take it too.
+    for path in [
+        "/store/orders?after=1",
+        "/categories?after=1",
+        "/store/inventory?after=1",
+    ] {
+        assert_eq!(app.get(path).await.status(), 200, "{path}");
+    }
+    assert_error(app.get("/pets?after=1&offset=2").await, 400, "bad_request").await;
+    assert_error(app.get("/pets?after=1&sort=name").await, 400, "bad_request").await;
+    assert_error(app.get("/pets?after=0").await, 400, "bad_request").await;
+    assert_error(
+        app.get("/store/inventory/1/adjustments?after=1").await,
+        400,
+        "bad_request",
+    )
+    .await;
+}
