@@ -39,6 +39,7 @@ pub mod domain;
 mod error;
 pub mod limits;
 pub mod logfile;
+pub mod logqueue;
 pub mod settings;
 pub mod store;
 pub mod tls;

@@ -1,6 +1,6 @@
 //! Where the log goes: standard error, or a file rotated by size (`--log-file`).
 //!
-//! The file is written only by the log's own background thread (see `main.rs`: a lossy
+//! The file is written only by the log's own background thread (see [`crate::logqueue`]: a lossy
 //! non-blocking writer in front of this one), so neither writing nor rotating ever holds up
 //! a request; lines that arrive faster than the disk takes them are dropped and counted.
 //! Rotation is by size: once the file has passed `--log-max-size`, the next line starts a new

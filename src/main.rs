@@ -23,11 +23,11 @@ fn main() -> std::process::ExitCode {
     // Log lines are written by a background thread, so a slow terminal, pipe or disk never
     // holds up a request: when its buffer is full, lines are dropped (never waited for) and
     // counted, and the count is reported. The guard flushes what is left when main returns.
-    let (log_writer, _flush_on_exit) =
-        tracing_appender::non_blocking::NonBlockingBuilder::default()
-            .lossy(true)
-            .finish(log_file);
-    report_dropped_log_lines(log_writer.error_counter());
+    let (log_writer, dropped, _flush_on_exit) = match petstore::logqueue::spawn(log_file) {
+        Ok(started) => started,
+        Err(err) => return failed(&petstore::Error::from(err)),
+    };
+    report_dropped_log_lines(dropped);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("PETSTORE_LOG")
@@ -80,7 +80,7 @@ fn run_async(
 }
 
 /// Says now and then how many log lines were dropped because the log could not keep up.
-fn report_dropped_log_lines(counter: tracing_appender::non_blocking::ErrorCounter) {
+fn report_dropped_log_lines(counter: petstore::logqueue::Dropped) {
     let spawned = std::thread::Builder::new()
         .name("log-dropped".into())
         .spawn(move || {

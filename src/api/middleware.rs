@@ -128,6 +128,10 @@ pub fn body_limit(path: &str) -> usize {
 /// client is still sending makes the socket close with a reset, and the client loses the
 /// answer: a 413, or a 401, 403, 404 or 415 decided before the body mattered.
 pub async fn read_body(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    // Nothing to read (a GET without a body): no copy of it to make.
+    if axum::body::HttpBody::is_end_stream(req.body()) {
+        return next.run(req).await;
+    }
     let (parts, body) = req.into_parts();
     let timeout = s.app.settings().request_timeout;
     let limit = body_limit(parts.uri.path());

@@ -54,10 +54,7 @@ pub const OPENAPI_JSON: &str = docs::OPENAPI_JSON;
 /// through it). Dropping the sender tells long streams to end.
 pub(crate) fn router_for(app: App) -> (axum::Router, watch::Sender<bool>) {
     let (stop, stopped) = watch::channel(false);
-    let router = router::build(AppState {
-        app,
-        shutdown: stopped,
-    });
+    let router = router::build(AppState::new(app, stopped));
     (router, stop)
 }
 
@@ -108,10 +105,7 @@ async fn serve_on(
         https,
     });
     let (stop, stopped) = watch::channel(false);
-    let router = router::build(AppState {
-        app: app.clone(),
-        shutdown: stopped,
-    });
+    let router = router::build(AppState::new(app.clone(), stopped));
     let served = listener::run(listener, router, acceptor, shutdown, stop).await;
     app.network().forget(listening);
     if let Some(renewals) = renewals {

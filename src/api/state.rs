@@ -1,12 +1,33 @@
 //! What every handler can reach: the app and the signal that the listener is shutting down.
+//! One `Arc` around both, so the copies the middleware and the extractors take of it cost one
+//! reference count each.
+
+use std::ops::Deref;
+use std::sync::Arc;
 
 use tokio::sync::watch;
 
 use crate::app::App;
 
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
     pub app: App,
     /// Turns `true` when this listener starts shutting down (long streams end then).
     pub shutdown: watch::Receiver<bool>,
+}
+
+impl AppState {
+    pub fn new(app: App, shutdown: watch::Receiver<bool>) -> Self {
+        Self(Arc::new(Shared { app, shutdown }))
+    }
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
 }
