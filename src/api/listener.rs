@@ -10,7 +10,8 @@
 //! On an HTTPS listener each connection first completes its TLS handshake within
 //! [`HANDSHAKE_TIMEOUT`] (a client that dawdles over it is cut, and until it is done the
 //! connection counts as idle, so the caps push it out first); the timeouts above then apply
-//! to the decrypted connection as to a plain one.
+//! to the decrypted connection as to a plain one. A connection that starts with plain HTTP
+//! instead is answered a redirect to `https://` (someone typed `http://`).
 
 use std::future::Future;
 use std::io;
@@ -146,7 +147,23 @@ async fn accept_connection(
     let Some(acceptor) = tls else {
         return serve_connection(watched, peer, router, false, ticket, stopping).await;
     };
-    let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(watched));
+    // Someone who typed http:// gets a redirect to https://, not a reset connection.
+    let deadline = tokio::time::Instant::now() + HANDSHAKE_TIMEOUT;
+    let mut first = [0u8; 1];
+    let peeked = tokio::select! {
+        peeked = tokio::time::timeout_at(deadline, watched.inner.peek(&mut first)) => peeked,
+        () = ticket.close.notified() => return,
+        _ = stopping.changed() => return,
+    };
+    match peeked {
+        Ok(Ok(1..)) if first[0] != TLS_HANDSHAKE_RECORD => {
+            return serve_connection(watched, peer, https_redirect(), false, ticket, stopping)
+                .await;
+        }
+        Ok(Ok(1..)) => {}
+        _ => return,
+    }
+    let handshake = tokio::time::timeout_at(deadline, acceptor.accept(watched));
     let stream = tokio::select! {
         done = handshake => match done {
             Ok(Ok(stream)) => stream,
@@ -164,6 +181,34 @@ async fn accept_connection(
     };
     ticket.activity.fresh();
     serve_connection(stream, peer, router, true, ticket, stopping).await;
+}
+
+/// The first byte of a TLS client's first record (a handshake).
+const TLS_HANDSHAKE_RECORD: u8 = 0x16;
+
+/// Answers plain HTTP on an HTTPS listener: `308` to the same address over `https://`.
+fn https_redirect() -> Router {
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    Router::new().fallback(|req: axum::extract::Request| async move {
+        let host = req
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()));
+        let target = req.uri().path_and_query().map_or("/", |p| p.as_str());
+        match host {
+            Some(host) => (
+                StatusCode::PERMANENT_REDIRECT,
+                [(header::LOCATION, format!("https://{host}{target}"))],
+            )
+                .into_response(),
+            None => super::error::ApiError::bad_request(
+                "this address speaks HTTPS: open it with https://",
+            )
+            .into_response(),
+        }
+    })
 }
 
 async fn serve_connection<S>(

@@ -257,3 +257,25 @@ async fn a_connection_that_dawdles_over_the_handshake_is_cut_and_others_are_answ
         "cut after the 10 s handshake timeout, not {waited:?}"
     );
 }
+
+#[tokio::test]
+async fn plain_http_on_the_https_port_is_redirected_to_https() {
+    let app = https_app().await;
+    let plain = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let res = plain
+        .get(format!("http://{}/store/inventory?low=true", app.addr))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 308);
+    assert_eq!(
+        header(&res, "location"),
+        format!("https://{}/store/inventory?low=true", app.addr)
+    );
+    // The same connection setup still serves HTTPS.
+    let (shown, _) = certificate(&app).await;
+    assert_eq!(shown["https"], true);
+}
