@@ -24,6 +24,7 @@ import * as orders from './pages/orders.js';
 import * as keys from './pages/keys.js';
 import * as backups from './pages/backups.js';
 import * as network from './pages/network.js';
+import * as restore from './pages/restore.js';
 import * as stocktake from './pages/stocktake.js';
 import * as reports from './pages/reports.js';
 import { lowStockBadge } from './lowstock.js';
@@ -38,10 +39,10 @@ import { invalidateProfile } from './money.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, categories, inventory, orders, stocktake, reports, keys, staff, backups, network };
+const PAGES = { pets, categories, inventory, orders, stocktake, reports, keys, staff, backups, network, restore };
 
 /** Pages for managers, set apart at the end of the navigation (listed whether present or not). */
-const MANAGER_PAGES = ['keys', 'staff', 'backups', 'network'];
+const MANAGER_PAGES = ['keys', 'staff', 'backups', 'network', 'restore'];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -182,7 +183,7 @@ async function start(key, desktop, knownRole, member) {
     api.listAll('/admin/staff', {}, 500).then(staffSession.keepDeviceNames, () => {});
   }
   // Opening the store to the shop's network is a manager's decision, also at the counter PC.
-  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff' && n !== 'backups') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'stocktake' || roleCan(role, 'stock')));
+  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff' && n !== 'backups') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'restore' || (desktop && admin && restore.available())) && (n !== 'stocktake' || roleCan(role, 'stock')));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });

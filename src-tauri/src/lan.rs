@@ -1,9 +1,14 @@
 //! The "Let devices on this network use the store" setting: what is remembered, where, and
 //! what the window is told.
 //!
-//! The setting is two plain values (on/off and the port) kept as JSON in the app's config
-//! folder. It never holds a key or anything else secret. Reading a missing or damaged file
-//! gives the defaults (off, port 8080): a broken setting must not stop the shop opening.
+//! The setting is three plain values (on/off, the network's address on this PC, and the port)
+//! kept as JSON in the app's config folder. It never holds a key or anything else secret.
+//! Reading a missing or damaged file gives the defaults (off, no network chosen, port 8080): a
+//! broken setting must not stop the shop opening.
+//!
+//! The LAN listener binds the one address the shop chose, never every interface: a PC that is
+//! also on another network (a second Wi-Fi, a VPN, a phone's hotspot) does not offer the store
+//! there. [`interfaces`] lists the networks to choose from.
 
 use std::{
     fs, io,
@@ -25,6 +30,9 @@ const FILE_NAME: &str = "desktop.json";
 pub struct LanSetting {
     pub enabled: bool,
     pub port: u16,
+    /// This PC's address on the network the shop chose; `None` until one is chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<Ipv4Addr>,
 }
 
 impl Default for LanSetting {
@@ -32,8 +40,16 @@ impl Default for LanSetting {
         Self {
             enabled: false,
             port: DEFAULT_PORT,
+            address: None,
         }
     }
+}
+
+/// A network this PC is on: the interface's name and this PC's IPv4 address there.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Interface {
+    pub name: String,
+    pub address: Ipv4Addr,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -42,17 +58,25 @@ struct DesktopFile {
     lan: LanSetting,
 }
 
-/// What `get_lan_status` and `set_lan` answer (see README "Desktop app").
+/// What `get_lan_status` and `set_lan` answer (see src-tauri/README.md).
 ///
-/// `enabled` and `port` say what is true now (`port` is the remembered port while LAN access
-/// is off); `error` says why the last attempt to change it failed, in words for the shop.
+/// `enabled`, `port` and `address` say what is true now (the remembered ones while LAN access
+/// is off); `error` says why the last attempt to change it failed, and `changed` why LAN access
+/// stopped by itself (the network changed), both in words for the shop.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LanStatus {
     pub enabled: bool,
     pub port: u16,
-    /// `http://IP:PORT` for each address of this machine, while `enabled`.
+    /// The address the LAN listener serves on (or the remembered one), e.g. `192.168.1.20`.
+    pub address: Option<String>,
+    /// `http://IP:PORT` for the devices, while `enabled`.
     pub addresses: Vec<String>,
+    /// The networks this PC is on now, to choose from.
+    pub interfaces: Vec<Interface>,
     pub error: Option<String>,
+    /// Why LAN access was stopped without being asked: the network changed. Cleared by the
+    /// next `set_lan`.
+    pub changed: Option<String>,
 }
 
 /// Where the desktop settings live: `$XDG_CONFIG_HOME/petstore/desktop.json` on Linux
@@ -98,14 +122,17 @@ pub fn save(path: &Path, setting: LanSetting) -> io::Result<()> {
     fs::rename(&partial, path)
 }
 
-/// The addresses POS devices should use: `http://IP:PORT` for every IPv4 address of this
-/// machine that another device could reach (loopback and link-local left out), sorted.
-pub fn addresses(port: u16) -> Vec<String> {
-    let mut ips: Vec<Ipv4Addr> = match if_addrs::get_if_addrs() {
+/// The networks this PC is on that another device could reach it by: every IPv4 address
+/// except loopback, link-local and unspecified, with its interface's name, sorted.
+pub fn interfaces() -> Vec<Interface> {
+    let mut found: Vec<Interface> = match if_addrs::get_if_addrs() {
         Ok(interfaces) => interfaces
             .into_iter()
             .filter_map(|interface| match interface.ip() {
-                IpAddr::V4(ip) if reachable_from_lan(ip) => Some(ip),
+                IpAddr::V4(address) if reachable_from_lan(address) => Some(Interface {
+                    name: interface.name,
+                    address,
+                }),
                 _ => None,
             })
             .collect(),
@@ -114,11 +141,39 @@ pub fn addresses(port: u16) -> Vec<String> {
             Vec::new()
         }
     };
-    ips.sort();
-    ips.dedup();
-    ips.into_iter()
-        .map(|ip| format!("http://{ip}:{port}"))
-        .collect()
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The address devices use: `http://IP:PORT`.
+pub fn device_url(address: Ipv4Addr, port: u16) -> String {
+    format!("http://{address}:{port}")
+}
+
+/// Why a LAN listener serving on `bound` must stop, now that this PC's networks are `now`
+/// where they were `known` when it started: its address is gone, or a network appeared that
+/// the shop never chose (another Wi-Fi, a hotspot, a VPN). `None` when it may go on.
+pub fn network_change(bound: Ipv4Addr, known: &[Interface], now: &[Interface]) -> Option<String> {
+    if !now.iter().any(|i| i.address == bound) {
+        return Some(format!(
+            "The network changed: this PC no longer has the address {bound}, so tills and \
+             tablets cannot reach the store there. Devices stopped using the store; choose the \
+             network again to let them back in."
+        ));
+    }
+    let new: Vec<String> = now
+        .iter()
+        .filter(|i| !known.contains(i))
+        .map(|i| format!("{} on {}", i.address, i.name))
+        .collect();
+    (!new.is_empty()).then(|| {
+        format!(
+            "This PC joined another network ({}). Devices stopped using the store until you \
+             choose the network they may use.",
+            new.join(", ")
+        )
+    })
 }
 
 fn reachable_from_lan(ip: Ipv4Addr) -> bool {
@@ -155,7 +210,8 @@ mod tests {
             load(&temp_path("missing")),
             LanSetting {
                 enabled: false,
-                port: 8080
+                port: 8080,
+                address: None,
             }
         );
     }
@@ -166,14 +222,74 @@ mod tests {
         let setting = LanSetting {
             enabled: true,
             port: 9090,
+            address: Some(Ipv4Addr::new(192, 168, 1, 20)),
         };
         save(&path, setting).expect("save");
         assert_eq!(load(&path), setting);
         let text = fs::read_to_string(&path).expect("read");
         assert!(
-            text.contains("\"enabled\": true") && text.contains("\"port\": 9090"),
+            text.contains("\"enabled\": true")
+                && text.contains("\"port\": 9090")
+                && text.contains("\"address\": \"192.168.1.20\""),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_setting_from_before_the_network_was_chosen_reads_with_no_address() {
+        let path = temp_path("older");
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(&path, br#"{"lan": {"enabled": true, "port": 8081}}"#).expect("write");
+        assert_eq!(
+            load(&path),
+            LanSetting {
+                enabled: true,
+                port: 8081,
+                address: None,
+            }
+        );
+    }
+
+    fn net(name: &str, last: u8) -> Interface {
+        Interface {
+            name: name.to_owned(),
+            address: Ipv4Addr::new(192, 168, 1, last),
+        }
+    }
+
+    #[test]
+    fn the_listener_goes_on_while_the_networks_stay_the_same() {
+        let known = [net("eth0", 20)];
+        assert_eq!(network_change(known[0].address, &known, &known), None);
+    }
+
+    #[test]
+    fn the_listener_stops_when_its_address_is_gone() {
+        let known = [net("eth0", 20)];
+        let said = network_change(known[0].address, &known, &[net("eth0", 21)]);
+        assert!(
+            said.as_deref()
+                .is_some_and(|s| s.contains("no longer has the address 192.168.1.20")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn the_listener_stops_when_another_network_appears() {
+        let known = [net("eth0", 20)];
+        let now = [net("eth0", 20), net("wlan0", 99)];
+        let said = network_change(known[0].address, &known, &now);
+        assert!(
+            said.as_deref()
+                .is_some_and(|s| s.contains("192.168.1.99 on wlan0")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn a_network_that_went_away_elsewhere_does_not_stop_the_listener() {
+        let known = [net("eth0", 20), net("wlan0", 99)];
+        assert_eq!(network_change(known[0].address, &known, &known[..1]), None);
     }
 
     #[test]
@@ -198,6 +314,6 @@ mod tests {
         assert!(!reachable_from_lan(Ipv4Addr::LOCALHOST));
         assert!(!reachable_from_lan(Ipv4Addr::new(169, 254, 1, 2)));
         assert!(reachable_from_lan(Ipv4Addr::new(192, 168, 1, 20)));
-        assert!(addresses(8080).iter().all(|a| !a.contains("127.0.0.1")));
+        assert!(interfaces().iter().all(|i| reachable_from_lan(i.address)));
     }
 }

@@ -3,9 +3,10 @@
 //! One process does it all. [`run`] opens the store (the same data folder, the same migrations
 //! and the same `PETSTORE_*` settings as `petstore serve`), starts the same server in-process on
 //! loopback ([`server`]), and shows the staff UI from that server in a window signed in as the
-//! shop's admin ([`window`]). The staff UI can let devices on the shop's network in, through
-//! the two commands in [`commands`]; the setting itself lives in [`lan`], the state behind the
-//! commands in [`shell`].
+//! shop's admin ([`window`]). The staff UI can let devices on the shop's network in and restore
+//! a backup, through the commands in [`commands`]; the LAN setting itself lives in [`lan`], the
+//! state behind the commands in [`shell`]. Low stock and a change of network raise system
+//! notifications ([`alerts`]); the network is looked at every few seconds ([`watch_network`]).
 //!
 //! Closing the window (or SIGTERM / Ctrl+C) stops every listener, lets requests in flight
 //! finish, and only then closes the store, which checkpoints its WAL. A crash skips all that
@@ -13,15 +14,17 @@
 //!
 //! Nothing here knows about HTTP routes or SQL; that is the `petstore` library's job.
 
+mod alerts;
 mod commands;
 mod lan;
 mod server;
 mod shell;
 mod window;
 
-use std::{io::IsTerminal, process::ExitCode};
+use std::{io::IsTerminal, process::ExitCode, sync::Arc, time::Duration};
 
 use tauri::{AppHandle, Manager};
+use tauri_plugin_notification::NotificationExt;
 
 use crate::shell::Shell;
 
@@ -34,6 +37,9 @@ pub(crate) const DIRS_APPLICATION: &str = "petstore";
 /// The name of the in-memory admin key the window signs in with (it appears as the key name
 /// in the stock history).
 const SESSION_KEY_NAME: &str = "desktop";
+
+/// How often the shell looks at this PC's networks while LAN access is on.
+const NETWORK_CHECK_EVERY: Duration = Duration::from_secs(2);
 
 /// Runs the desktop app until its window is closed; the process's exit code comes back.
 pub fn run() -> ExitCode {
@@ -58,9 +64,13 @@ pub fn run() -> ExitCode {
         .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
             window::bring_to_front(app)
         }))
+        .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(tauri::generate_handler![
             commands::get_lan_status,
-            commands::set_lan
+            commands::set_lan,
+            commands::choose_backup_file,
+            commands::restore_backup
         ])
         .setup(move |app| {
             open_store(app.handle(), &settings);
@@ -122,6 +132,8 @@ fn start(handle: &AppHandle, settings: &petstore::Settings) -> Result<(), String
         window_addr,
         extra_addr,
         lan::settings_path(),
+        (SESSION_KEY_NAME.to_owned(), session_key.clone()),
+        notifier(handle),
     ))
     .map_err(|err| format!("The server could not start: {err}"))?;
     let origin = tauri::async_runtime::block_on(shell.window_origin())
@@ -131,8 +143,43 @@ fn start(handle: &AppHandle, settings: &petstore::Settings) -> Result<(), String
     window::open_staff_window(handle, &origin, &session_key)
         .map_err(|err| format!("The window could not show the store: {err}"))?;
     exit_on_signals(handle.clone());
+    watch_network(handle.clone());
     tracing::info!(%origin, "the staff window is open");
     Ok(())
+}
+
+/// Raises system notifications through Tauri's notification plugin (on Linux, the desktop's
+/// notification service on the D-Bus session bus), off the async workers.
+fn notifier(handle: &AppHandle) -> alerts::Raise {
+    let handle = handle.clone();
+    Arc::new(move |title: String, body: String| {
+        let handle = handle.clone();
+        tauri::async_runtime::spawn_blocking(move || {
+            if let Err(err) = handle
+                .notification()
+                .builder()
+                .title(&title)
+                .body(&body)
+                .show()
+            {
+                tracing::warn!(%err, %title, "the system notification could not be shown");
+            }
+        });
+    })
+}
+
+/// Looks at this PC's networks every [`NETWORK_CHECK_EVERY`]: when the LAN listener's address
+/// goes away or a network appears, LAN access stops and the shop is asked again.
+fn watch_network(handle: AppHandle) {
+    tauri::async_runtime::spawn(async move {
+        loop {
+            tokio::time::sleep(NETWORK_CHECK_EVERY).await;
+            let Some(shell) = handle.try_state::<Shell>() else {
+                return;
+            };
+            shell.check_network().await;
+        }
+    });
 }
 
 /// After the event loop: stop serving, wait for requests in flight, then close the store.

@@ -3,7 +3,8 @@
 //! - the window's listener on loopback, for the life of the process;
 //! - the `PETSTORE_BIND` address as well, when a power user set it to something that is not an
 //!   IPv4 loopback address (for example `0.0.0.0:9000`);
-//! - the LAN listener on `0.0.0.0:PORT`, while "Let devices on this network use the store" is on.
+//! - the LAN listener on `IP:PORT`, IP being this PC's address on the network the shop chose,
+//!   while "Let devices on this network use the store" is on.
 //!
 //! Each listener runs `petstore::serve` in its own task with its own shutdown signal. Stopping
 //! one sends the signal and waits for `serve` to return: the listener closes at once, so new
@@ -126,22 +127,34 @@ impl Server {
             .any(|served| served.addr.port() == port)
     }
 
-    /// The port of the LAN listener, while it runs.
-    pub fn lan_port(&self) -> Option<u16> {
-        self.lan.as_ref().map(|served| served.addr.port())
+    /// The address of the LAN listener, while it runs.
+    pub fn lan_addr(&self) -> Option<SocketAddr> {
+        self.lan.as_ref().map(|served| served.addr)
     }
 
-    /// Serves the store on `0.0.0.0:port` too. A LAN listener on another port is replaced,
-    /// but only once the new port is bound: when that fails, the old one keeps running.
-    pub async fn open_lan(&mut self, port: u16) -> io::Result<()> {
-        if self.lan_port() == Some(port) {
+    /// The window's listener's address (its port was chosen at start).
+    pub fn window_addr(&self) -> SocketAddr {
+        self.window.addr
+    }
+
+    /// The `PETSTORE_BIND` listener's address, when there is one besides the window's.
+    pub fn extra_addr(&self) -> Option<SocketAddr> {
+        self.extra.as_ref().map(|served| served.addr)
+    }
+
+    /// The store being served.
+    pub fn app(&self) -> &App {
+        &self.app
+    }
+
+    /// Serves the store on `addr` (this PC's address on the shop's network) too. A LAN
+    /// listener on another address is replaced, but only once the new one is bound: when that
+    /// fails, the old one keeps running.
+    pub async fn open_lan(&mut self, addr: SocketAddr) -> io::Result<()> {
+        if self.lan_addr() == Some(addr) {
             return Ok(());
         }
-        let served = Served::start(
-            &self.app,
-            SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, port)),
-        )
-        .await?;
+        let served = Served::start(&self.app, addr).await?;
         if let Some(old) = self.lan.replace(served) {
             old.stop().await;
         }

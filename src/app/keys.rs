@@ -109,6 +109,12 @@ impl Keys {
         self.keyring.add_session_key(name, FIRST_ADMIN_QUOTA)
     }
 
+    /// Accepts a session key issued by an earlier `App` of this process again.
+    pub fn keep_session_key(&self, name: &str, secret: &str) {
+        self.keyring
+            .keep_session_key(name, secret, FIRST_ADMIN_QUOTA)
+    }
+
     /// Re-reads the active keys and the open staff sessions into the keyring.
     pub async fn reload(&self) -> Result<(), StoreError> {
         let active = self.store.keys().active().await?;

@@ -159,6 +159,13 @@ impl App {
         self.inner.keys.issue_session_key(name)
     }
 
+    /// Accepts the session key `secret` (from [`App::issue_session_key`] of an earlier `App`
+    /// in this process) again: the desktop window keeps its key when the store is reopened
+    /// after a restore.
+    pub fn keep_session_key(&self, name: &str, secret: &str) {
+        self.inner.keys.keep_session_key(name, secret)
+    }
+
     /// Adds usage and last-use times counted since the last save to the store.
     pub fn save_usage(&self) -> Result<(), StoreError> {
         maintenance::Maintained::save_usage(&*self.inner)

@@ -234,12 +234,18 @@ impl Keyring {
     /// An admin key that lives only in this process's memory (for the desktop window).
     pub fn add_session_key(&self, name: &str, quota: Quota) -> String {
         let secret = Secret::generate();
+        self.keep_session_key(name, secret.expose(), quota);
+        secret.into_string()
+    }
+
+    /// Accepts `secret` as an in-memory admin key, as [`Keyring::add_session_key`] made it:
+    /// a store reopened in the same process (after a restore) keeps the window's key.
+    pub fn keep_session_key(&self, name: &str, secret: &str, quota: Quota) {
         let caller = Caller::new(SESSION_KEY_ID, name.to_owned(), Role::Admin, quota);
         self.session
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(hash(secret.expose()), Arc::new(caller));
-        secret.into_string()
+            .insert(hash(secret), Arc::new(caller));
     }
 
     /// When a stored key was last used (Unix seconds), as this process saw it.
