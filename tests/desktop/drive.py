@@ -452,6 +452,7 @@ def network_panel(s):
     holder.listen()
     taken = holder.getsockname()[1]
     try:
+        s.js("window.scrollTo(0, 0)")  # the header stays on top of the page: bring the toolbar out from under it
         port_input = s.find("main input[type=number]")
         apply = s.js("return [...document.querySelectorAll('main button')].find(b => b.textContent.trim() === 'Apply') || null")
         s.cmd("POST", f"/element/{port_input}/clear")
