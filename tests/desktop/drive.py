@@ -423,20 +423,23 @@ def network_panel(s):
     chosen = s.js("const sel = document.querySelector('main select[name=network]'); return sel && sel.value")
     check("the Network panel shows the chosen network", chosen == LAN_HOST, str(chosen))
 
-    # Pair a till: the QR code, the code in large letters, a countdown.
-    s.type(s.find("main .lan-pair input[name=name]"), "Till 2")
+    # Pair a till: the QR code, the code in large letters, a countdown, on this PC's LAN address.
     s.click(s.js("return [...document.querySelectorAll('main .lan-pair button')].find(b => b.textContent.trim() === 'Pair a till')")[ELEMENT])
-    shown = s.wait("const c = document.querySelector('.lan-pair-code'); const q = document.querySelector('img.lan-pair-qr');"
-                   " const l = document.querySelector('.lan-pair-left');"
-                   " return c && q && q.complete && q.naturalWidth > 0 && l && {code: c.textContent, left: l.textContent,"
-                   " size: getComputedStyle(c).fontSize, url: document.querySelector('.lan-pair-url').textContent}",
+    s.wait("return !!document.querySelector('dialog[open] input[name=name]')", what="the pairing form")
+    s.type(s.find("dialog[open] input[name=name]"), "Till 2")
+    s.click(s.find("dialog[open] button[type=submit]"))
+    shown = s.wait("const p = document.querySelector('dialog[open] .pair-panel'); const q = p && p.querySelector('img.pair-qr');"
+                   " const c = p && p.querySelector('.pair-code-chars'); const l = p && p.querySelector('.pair-left');"
+                   " return p && q && q.complete && q.naturalWidth > 0 && c && l && {code: p.dataset.code, chars: c.textContent,"
+                   " left: l.textContent, size: getComputedStyle(c).fontSize, url: p.dataset.pairingUrl,"
+                   " local: !!p.querySelector('.pair-local')}",
                    what="the pairing panel")
     check("Pair a till shows the QR code, the code in large letters and a countdown",
-          bool(shown) and len(shown["code"]) == 8 and float(shown["size"].rstrip("px")) >= 32
-          and (shown["left"].startswith("Expires in 9:") or shown["left"].startswith("Expires in 10:")),
-          str(shown))
+          len(shown["code"]) == 8 and float(shown["size"].rstrip("px")) >= 32 and shown["left"].startswith(("9:", "10:")), str(shown))
+    check("the pairing address is this PC's address on the chosen network, not loopback",
+          shown["url"].startswith(f"http://{want}/pair?code=") and not shown["local"], str(shown))
     time.sleep(1.2)
-    later = s.js("return document.querySelector('.lan-pair-left').textContent")
+    later = s.js("return document.querySelector('dialog[open] .pair-left').textContent")
     check("the countdown counts down", later != shown["left"], f"{shown['left']} -> {later}")
     paired = subprocess.run(
         ["ip", "netns", "exec", LAN_NETNS, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5",
@@ -445,6 +448,8 @@ def network_panel(s):
     check("a till on the LAN trades the code shown for its own key (POST /pair, 201)", paired == "201", str(paired))
     s.screenshot(os.path.join(SHOTS, "network-pairing-webview.png"))
     root_screenshot(os.path.join(SHOTS, "network-pairing-screen.png"))
+    s.click(s.js("return [...document.querySelectorAll('dialog[open] button')].find(b => b.textContent.trim() === 'Done')")[ELEMENT])
+    s.wait("return !document.querySelector('dialog[open]')", what="the pairing panel to close")
 
     # A person picks a port another program holds: the panel says so, and another port works.
     holder = socket.socket()

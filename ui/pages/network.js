@@ -3,10 +3,9 @@
 //! PC's address on that network (never on every network), remembers the choice, and stops
 //! serving by itself when the network changes (the page then says why and asks again).
 
-import * as api from '../api.js';
-import { h, field, uid, replace, select } from '../dom.js';
+import { h, field, uid, replace } from '../dom.js';
 import { notify } from '../notify.js';
-import { explain } from '../messages.js';
+import { openPairing } from '../pairing.js';
 import { pageHeader } from '../widgets.js';
 
 export const title = 'Network';
@@ -131,66 +130,17 @@ export function mount(_ctx) {
 }
 
 /**
- * "Pair a till": a one-time code for a new till or tablet, shown as a QR code to scan, the
- * code in large letters to type, and the time left.
+ * "Pair a till" (the same form and panel as on the Keys page): the QR code a new till scans,
+ * the code in large letters, a countdown. The address in it is this PC's on the chosen network.
  */
 function pairPanel() {
-  const name = /** @type {HTMLInputElement} */ (h('input', { id: uid('pair-name'), name: 'name', required: true, maxlength: '100', placeholder: 'Till 2', autocomplete: 'off' }));
-  const role = /** @type {HTMLSelectElement} */ (select({ id: uid('pair-role'), name: 'role' },
-    [['pos', 'Till: sells'], ['staff', 'Staff: sells and changes stock'], ['readonly', 'Read only']], 'pos'));
-  const start = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary' }, 'Pair a till'));
+  const start = h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPairing() }, 'Pair a till');
   const note = h('p', { class: 'muted' });
-  const out = h('div', { class: 'lan-pair-out', 'aria-live': 'polite' });
-  let timer = 0;
-
-  const form = h('form', { class: 'toolbar', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); void open(); } },
-    field('Name of the till', name), field('What it may do', role), start);
-
-  async function open() {
-    window.clearInterval(timer);
-    const label = name.value.trim() || 'Till';
-    start.disabled = true;
-    try {
-      const plan = role.value === 'pos' ? 'pro' : 'business';
-      const pairing = /** @type {{code: string, expiresAt: string, url: string}} */ (await api.post('/admin/pairings', { name: label, role: role.value, plan }));
-      const svg = await (await api.download(`/admin/pairings/${encodeURIComponent(pairing.code)}/qr.svg`, undefined, 'image/svg+xml')).text();
-      const img = h('img', { class: 'lan-pair-qr', alt: `QR code for pairing ${label}`, width: '240', height: '240', src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
-      const left = h('p', { class: 'lan-pair-left' });
-      const tick = () => {
-        const ms = Date.parse(pairing.expiresAt) - Date.now();
-        if (ms <= 0) {
-          window.clearInterval(timer);
-          replace(left, 'This code has expired. Make a new one.');
-          img.setAttribute('hidden', '');
-          return;
-        }
-        const s = Math.ceil(ms / 1000);
-        replace(left, `Expires in ${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`);
-      };
-      replace(out,
-        h('div', { class: 'lan-pair-card' },
-          img,
-          h('div', {},
-            h('p', {}, `On ${label}, scan this QR code with the camera, or open the address below and type the code.`),
-            h('p', { class: 'lan-pair-code', 'aria-label': `Code ${pairing.code.split('').join(' ')}` }, pairing.code),
-            left,
-            h('p', {}, h('code', { class: 'lan-pair-url' }, pairing.url)),
-            h('p', { class: 'muted' }, 'The code works once, for 10 minutes.'))));
-      tick();
-      timer = window.setInterval(tick, 1000);
-      out.scrollIntoView({ block: 'nearest' });
-    } catch (err) {
-      replace(out, h('p', { class: 'form-error', role: 'alert' }, explain(err)));
-    } finally {
-      start.disabled = false;
-    }
-  }
-
   const el = h('section', { class: 'lan-pair', 'aria-labelledby': 'pair-title' },
     h('h2', { id: 'pair-title' }, 'Pair a till'),
     h('p', {}, 'A new till or tablet signs itself in by scanning a code: no key to type.'),
-    note, form, out);
-
+    note,
+    start);
   return {
     el,
     /** Says whether a till could reach this PC now. @param {boolean} on */
