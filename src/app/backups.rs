@@ -86,6 +86,10 @@ impl Backups {
         let Some(every) = self.inner.settings.every else {
             return Ok(());
         };
+        if crate::store::is_postgres(&self.inner.store) {
+            tracing::info!("no scheduled backups: a PostgreSQL store is backed up with pg_dump");
+            return Ok(());
+        }
         let first = self.first_delay(every);
         let (stop, stopped) = mpsc::channel::<()>();
         let backups = self.clone();

@@ -24,6 +24,12 @@ pub const PARTIAL_SUFFIX: &str = ".partial";
 /// Copies the store at `source` to `dest` (which must not exist yet) while the store keeps
 /// serving: every order acknowledged before the copy started is in it.
 pub fn backup(source: &Path, dest: &Path) -> Result<()> {
+    if super::is_postgres(source) {
+        return Err(crate::domain::DomainError::Conflict(
+            "this store is a PostgreSQL database: back it up with pg_dump (and restore with pg_restore)".into(),
+        )
+        .into());
+    }
     if dest.exists() {
         return Err(StoreError::Internal(format!(
             "{} already exists; choose a new file name",

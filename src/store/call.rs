@@ -15,11 +15,11 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use rusqlite::Connection;
 use serde::Serialize;
 use tokio::sync::oneshot;
 
 use super::claim::Claim;
+use super::db::Connection;
 use super::idempotency;
 use super::{Result, Store, StoreError, Tx};
 use crate::domain::idempotency::Answer;

@@ -3,8 +3,9 @@
 //! no check-then-insert for two writers to race through).
 
 use rusqlite::types::Value;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::{Connection, Row};
 use super::pages::Pages;
 use super::sql::{self, contains_pattern, Filter, ListSql};
 use super::{on_unique, Call, Result, Store, Tx};
@@ -74,10 +75,10 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
         .prepare_cached(
             "INSERT INTO categories (name, name_fold, description) VALUES (?1, ?2, ?3)",
         )?
-        .execute(params![new.name, text::fold(&new.name), new.description]);
-    on_unique(inserted, || DomainError::DuplicateName(new.name.clone()))?;
+        .insert(params![new.name, text::fold(&new.name), new.description]);
+    let id = on_unique(inserted, || DomainError::DuplicateName(new.name.clone()))?;
     let category = Category {
-        id: tx.last_insert_rowid(),
+        id,
         name: new.name,
         description: new.description,
     };

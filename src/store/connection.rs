@@ -41,3 +41,24 @@ pub fn open_reader(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(conn)
 }
+
+/// A PostgreSQL session; a reader's refuses writes.
+#[cfg(feature = "postgres")]
+pub fn open_postgres(url: &str, read_only: bool) -> Result<super::db::Connection> {
+    super::pg::Session::connect(url, read_only)
+        .map(|session| super::db::Connection::Pg(Box::new(session)))
+        .map_err(|e| {
+            super::StoreError::Refused(format!(
+                "cannot use the PostgreSQL database: {}",
+                super::pg::PgError(e)
+            ))
+        })
+}
+
+#[cfg(not(feature = "postgres"))]
+#[allow(dead_code)]
+pub fn open_postgres(_url: &str, _read_only: bool) -> Result<super::db::Connection> {
+    Err(super::StoreError::Refused(
+        "this petstore was built without PostgreSQL".into(),
+    ))
+}

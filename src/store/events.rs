@@ -7,8 +7,9 @@
 //! the last id I saw" misses nothing. An engine without that lock must hand ids out at
 //! commit instead; `store::tests` holds the follower test for it.
 
-use rusqlite::{params, Connection};
+use rusqlite::params;
 
+use super::db::Connection;
 use super::{Call, Result, Store, Tx};
 use crate::domain::event::Event;
 
@@ -86,5 +87,142 @@ impl<'s> Events<'s> {
     /// The newest event's id (0 when there is none).
     pub fn last_id(&self) -> Call<'s, i64> {
         Call::read(self.0, last_id)
+    }
+}
+
+/// PostgreSQL: every process's events reach this process's subscribers through one
+/// follower thread, in id order (ids commit in order: every write group holds the store's
+/// advisory write lock until it commits). It reads the events after the last it handed on
+/// when this process's writer commits some, when a `NOTIFY` says another process did, and
+/// every second whatever happens (in case a notification is lost with a connection).
+pub struct Follower {
+    #[cfg(feature = "postgres")]
+    wake: crossbeam_channel::Sender<()>,
+    #[cfg(feature = "postgres")]
+    stopping: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+#[cfg(feature = "postgres")]
+impl Follower {
+    /// How long the follower waits before asking the database anyway.
+    const POLL: std::time::Duration = std::time::Duration::from_secs(1);
+    /// How often it looks for notifications between wake-ups.
+    const TICK: std::time::Duration = std::time::Duration::from_millis(50);
+    /// Most events read at once.
+    const BATCH: i64 = 1000;
+
+    /// Starts following the database at `url`, from its newest event.
+    pub fn start(
+        url: String,
+        events: tokio::sync::broadcast::Sender<std::sync::Arc<Event>>,
+    ) -> Result<Self> {
+        use std::sync::atomic::Ordering;
+        let (wake, woken) = crossbeam_channel::unbounded::<()>();
+        let stopping = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = stopping.clone();
+        let (opened, ready) = std::sync::mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("store-events".into())
+            .spawn(move || {
+                let conn = match super::connection::open_postgres(&url, true).and_then(|conn| {
+                    conn.execute_batch(&format!("LISTEN {}", super::dialect::EVENTS_CHANNEL))?;
+                    let last = last_id(&conn)?;
+                    Ok((conn, last))
+                }) {
+                    Ok(opened_conn) => {
+                        let _ = opened.send(Ok(()));
+                        opened_conn
+                    }
+                    Err(err) => {
+                        let _ = opened.send(Err(err));
+                        return;
+                    }
+                };
+                let (conn, mut last) = conn;
+                let mut asked = std::time::Instant::now();
+                while !stop.load(Ordering::Relaxed) {
+                    let woken = match woken.recv_timeout(Self::TICK) {
+                        Ok(()) => {
+                            while woken.try_recv().is_ok() {}
+                            true
+                        }
+                        Err(crossbeam_channel::RecvTimeoutError::Timeout) => false,
+                        Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+                    };
+                    let notified = match &conn {
+                        super::db::Connection::Pg(session) => {
+                            session.drain_notifications().unwrap_or(true)
+                        }
+                        super::db::Connection::Lite(_) => false,
+                    };
+                    if !(woken || notified || asked.elapsed() >= Self::POLL) {
+                        continue;
+                    }
+                    asked = std::time::Instant::now();
+                    loop {
+                        match since(&conn, last, Self::BATCH) {
+                            Ok(batch) => {
+                                let full = batch.len() as i64 == Self::BATCH;
+                                for event in batch {
+                                    last = event.id;
+                                    let _ = events.send(std::sync::Arc::new(event));
+                                }
+                                if !full {
+                                    break;
+                                }
+                            }
+                            Err(err) => {
+                                tracing::warn!(%err, "reading new events failed; trying again shortly");
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| {
+                crate::store::StoreError::Internal(format!("cannot start the events thread: {e}"))
+            })?;
+        match ready.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => return Err(err),
+            Err(_) => {
+                return Err(crate::store::StoreError::Internal(
+                    "the events thread ended at start".into(),
+                ))
+            }
+        }
+        Ok(Self {
+            wake,
+            stopping,
+            thread: std::sync::Mutex::new(Some(thread)),
+        })
+    }
+
+    /// Wakes the follower: this process committed events.
+    pub fn waker(&self) -> Box<dyn Fn() + Send> {
+        let wake = self.wake.clone();
+        Box::new(move || {
+            let _ = wake.send(());
+        })
+    }
+
+    pub fn stop(&self) {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(thread) = thread {
+            let _ = thread.join();
+        }
+    }
+}
+
+#[cfg(not(feature = "postgres"))]
+impl Follower {
+    pub fn stop(&self) {
+        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(thread) = thread {
+            let _ = thread.join();
+        }
     }
 }

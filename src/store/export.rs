@@ -1,8 +1,7 @@
 //! Reads for the CSV exports: every pet with its category's name and its stock, and the
 //! stock history in a range of instants.
 
-use rusqlite::Connection;
-
+use super::db::Connection;
 use super::{Call, Result, Store};
 use crate::domain::pet::PetStatus;
 

@@ -5,8 +5,9 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::Connection;
 use super::inventory::{self, Cause};
 use super::{categories, pets, Call, Result, Store, StoreError, Tx};
 use crate::domain::category::NewCategory;

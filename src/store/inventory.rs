@@ -2,8 +2,9 @@
 //! the same transaction, so the history always adds up to the count.
 
 use rusqlite::types::Value;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::{Connection, Row};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
 use super::{pets, Call, Result, Store, StoreError, Tx};

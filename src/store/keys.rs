@@ -1,7 +1,8 @@
 //! API keys: stored with a hash of their secret, never the secret itself.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::{Connection, Row};
 use super::{Call, Result, Store, Tx};
 use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, Role};
 use crate::domain::{time, DomainError};
@@ -34,10 +35,12 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
 /// Stores a new key under the hash of its secret.
 fn insert(tx: &Tx<'_>, new: &NewKey, prefix: &str, secret_hash: &str) -> Result<KeyRecord> {
     let created_at = time::now();
-    tx.execute(
-        "INSERT INTO api_keys (name, role, plan, per_minute, per_day, prefix, secret_hash, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
+    let id = tx
+        .prepare_cached(
+            "INSERT INTO api_keys (name, role, plan, per_minute, per_day, prefix, secret_hash, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?
+        .insert(params![
             new.name,
             new.role.as_str(),
             new.plan.as_str(),
@@ -46,10 +49,9 @@ fn insert(tx: &Tx<'_>, new: &NewKey, prefix: &str, secret_hash: &str) -> Result<
             prefix,
             secret_hash,
             created_at
-        ],
-    )?;
+        ])?;
     Ok(KeyRecord {
-        id: tx.last_insert_rowid(),
+        id,
         name: new.name.clone(),
         role: new.role,
         plan: new.plan,

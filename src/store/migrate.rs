@@ -23,6 +23,33 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
 /// plain SQL cannot make without knowing the table as it is.
+/// The PostgreSQL twins of [`MIGRATIONS`], version for version (64-bit identity ids; the
+/// SQLite steps' effects are in the files themselves). A SQLite migration without its twin
+/// here fails a test below.
+#[cfg(feature = "postgres")]
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "init",
+        include_str!("../../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        2,
+        "store_records",
+        include_str!("../../migrations/postgres/0002_store_records.sql"),
+    ),
+    (
+        3,
+        "shop",
+        include_str!("../../migrations/postgres/0003_shop.sql"),
+    ),
+    (
+        8,
+        "staff",
+        include_str!("../../migrations/postgres/0008_staff.sql"),
+    ),
+];
+
 const STEPS: &[(i64, Step)] = &[(3, widen_stock_change_sources)];
 
 /// A migration step written in Rust.
@@ -121,10 +148,86 @@ pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Brings a PostgreSQL store's schema up to date. A session-level advisory lock makes
+/// processes starting together take turns: the first migrates, the others find it done.
+/// (An advisory lock rather than a lock row: it needs no table before the first migration,
+/// and the server releases it if the process dies.)
+#[cfg(feature = "postgres")]
+pub fn run_postgres(url: &str) -> Result<(), StoreError> {
+    let conn = super::connection::open_postgres(url, false)?;
+    conn.execute_batch(&format!(
+        "SELECT pg_advisory_lock({})",
+        super::dialect::SETUP_LOCK
+    ))?;
+    let result = migrate_postgres(&conn);
+    let unlocked = conn.execute_batch(&format!(
+        "SELECT pg_advisory_unlock({})",
+        super::dialect::SETUP_LOCK
+    ));
+    result?;
+    unlocked?;
+    Ok(())
+}
+
+#[cfg(feature = "postgres")]
+fn migrate_postgres(conn: &super::db::Connection) -> Result<(), StoreError> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version    BIGINT PRIMARY KEY,
+             name       TEXT NOT NULL,
+             applied_at TEXT NOT NULL
+         )",
+    )?;
+    let current: i64 = conn.query_row(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+        [],
+        |row| row.get(0),
+    )?;
+    let newest = newest();
+    if current > newest {
+        return Err(StoreError::Refused(format!(
+            "the database's schema is version {current}, newer than this program knows ({newest}); use a newer petstore"
+        )));
+    }
+    let applied: Vec<i64> = conn
+        .prepare_cached("SELECT version FROM schema_migrations")?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (version, name, sql) in POSTGRES_MIGRATIONS
+        .iter()
+        .filter(|m| !applied.contains(&m.0))
+    {
+        conn.execute_batch("BEGIN")?;
+        let done = conn.execute_batch(sql).and_then(|()| {
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                params![version, name, crate::domain::time::now()],
+            )
+        });
+        match done {
+            Ok(_) => conn.execute_batch("COMMIT")?,
+            Err(err) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(err.into());
+            }
+        }
+        tracing::info!(version, name, "applied migration");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn every_sqlite_migration_has_its_postgresql_twin() {
+        let sqlite: Vec<i64> = MIGRATIONS.iter().map(|m| m.0).collect();
+        let postgres: Vec<i64> = POSTGRES_MIGRATIONS.iter().map(|m| m.0).collect();
+        assert_eq!(sqlite, postgres, "add the twin in migrations/postgres/");
+    }
 
     #[test]
     fn widening_the_history_sources_keeps_columns_rows_and_indexes_added_before_it() {

@@ -29,6 +29,8 @@ mod call;
 pub mod categories;
 mod claim;
 mod connection;
+mod db;
+mod dialect;
 pub mod events;
 pub mod export;
 pub(crate) mod files;
@@ -41,6 +43,8 @@ mod migrate;
 pub mod orders;
 mod pages;
 pub mod pets;
+#[cfg(feature = "postgres")]
+mod pg;
 pub mod profile;
 mod readers;
 pub mod reports;
@@ -57,7 +61,6 @@ mod writer;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rusqlite::Connection;
 use thiserror::Error;
 use tokio::sync::broadcast;
 
@@ -65,6 +68,7 @@ pub use backup::backup;
 pub use backups::{BackupFile, BackupFolder};
 pub use call::{as_member, Call, Pending};
 pub use claim::Claim;
+use db::Connection;
 pub use restore::{restore, Restored};
 use writer::Tx;
 
@@ -104,6 +108,10 @@ pub enum StoreError {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(err: rusqlite::Error) -> Self {
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = pg::PgError::inside(&err) {
+            return Self::from_pg(pg, &err);
+        }
         if is_unique_violation(&err) {
             // A write that raced another to the same unique value. The statements that can
             // meet one map it to their own code first; this is the fallback: 409, never 500.
@@ -123,8 +131,36 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+impl StoreError {
+    /// The store's reading of a PostgreSQL error.
+    #[cfg(feature = "postgres")]
+    fn from_pg(pg: &pg::PgError, err: &rusqlite::Error) -> Self {
+        use postgres::error::SqlState;
+        match pg.code() {
+            Some(&SqlState::UNIQUE_VIOLATION) => Self::Domain(DomainError::Conflict(
+                "the change clashes with a record written at the same moment; read it again".into(),
+            )),
+            Some(
+                &SqlState::T_R_SERIALIZATION_FAILURE
+                | &SqlState::T_R_DEADLOCK_DETECTED
+                | &SqlState::LOCK_NOT_AVAILABLE
+                | &SqlState::TOO_MANY_CONNECTIONS,
+            ) => Self::Busy,
+            Some(
+                &SqlState::DISK_FULL | &SqlState::ADMIN_SHUTDOWN | &SqlState::CANNOT_CONNECT_NOW,
+            )
+            | None => Self::Unavailable(pg.to_string()),
+            Some(_) => Self::Internal(err.to_string()),
+        }
+    }
+}
+
 /// Whether `err` is a `UNIQUE` or `PRIMARY KEY` constraint refusing a duplicate.
 fn is_unique_violation(err: &rusqlite::Error) -> bool {
+    #[cfg(feature = "postgres")]
+    if let Some(pg) = pg::PgError::inside(err) {
+        return pg.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION);
+    }
     matches!(
         err,
         rusqlite::Error::SqliteFailure(e, _)
@@ -162,6 +198,19 @@ struct Inner {
     pages: Arc<pages::Pages>,
     /// The exclusive lock of a serving store, released by [`Store::close`].
     lock: std::sync::Mutex<Option<std::fs::File>>,
+    /// PostgreSQL: the thread that hands every process's events to the subscribers.
+    follower: Option<events::Follower>,
+}
+
+/// The PostgreSQL URL `path` stands for, if it is one.
+fn postgres_url(path: &Path) -> Option<&str> {
+    path.to_str()
+        .filter(|p| p.starts_with("postgres://") || p.starts_with("postgresql://"))
+}
+
+/// Whether `path` names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres(path: &Path) -> bool {
+    postgres_url(path).is_some()
 }
 
 /// How often opening a store is tried again while another program holds it busy.
@@ -171,12 +220,19 @@ impl Store {
     /// Opens (creating if need be) the store at `path` and brings its schema up to date.
     /// Refuses a file that is read-only, damaged, another program's or from a newer petstore.
     pub fn open(path: &Path) -> Result<Self> {
+        if let Some(url) = postgres_url(path) {
+            return Self::open_postgres(url);
+        }
         Self::open_with(path, None)
     }
 
     /// [`Store::open`] for serving: also takes the store's exclusive lock, so a second
     /// petstore serving the same file is refused while this one has it open.
     pub fn open_exclusive(path: &Path) -> Result<Self> {
+        if let Some(url) = postgres_url(path) {
+            // Several processes serving one PostgreSQL database is the point.
+            return Self::open_postgres(url);
+        }
         startup::prepare(path)?;
         let lock = startup::lock(path)?;
         Self::open_with(path, Some(lock))
@@ -202,8 +258,17 @@ impl Store {
         };
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let pages = pages::Pages::new(lock.is_some());
-        let writer = writer::spawn(conn, events.clone(), pages.clone())?;
-        let readers = readers::spawn(path, readers::COUNT)?;
+        let conn = Connection::Lite(conn);
+        let writer = writer::spawn(
+            move || Ok(conn),
+            writer::Sink::Broadcast(events.clone()),
+            pages.clone(),
+        )?;
+        let reader_path = path.to_owned();
+        let readers = readers::spawn(
+            Arc::new(move || connection::open_reader(&reader_path).map(Connection::Lite)),
+            readers::COUNT,
+        )?;
         Ok(Self {
             inner: Arc::new(Inner {
                 path: path.to_owned(),
@@ -212,6 +277,7 @@ impl Store {
                 events,
                 pages,
                 lock: std::sync::Mutex::new(lock),
+                follower: None,
             }),
         })
     }
@@ -219,6 +285,54 @@ impl Store {
     /// What the lists remember (see `pages`).
     fn pages(&self) -> Arc<pages::Pages> {
         self.inner.pages.clone()
+    }
+
+    /// Opens the store on a PostgreSQL database, migrating it first (under an advisory
+    /// lock, so processes starting together migrate it once).
+    #[cfg(feature = "postgres")]
+    fn open_postgres(url: &str) -> Result<Self> {
+        let on_own_thread = |url: String| {
+            // The PostgreSQL client runs a small runtime of its own, which cannot start on
+            // an async worker thread: connect and migrate on a plain thread.
+            std::thread::spawn(move || migrate::run_postgres(&url))
+                .join()
+                .map_err(|_| StoreError::Internal("migrating the database panicked".into()))?
+        };
+        on_own_thread(url.to_owned())?;
+        let (events, _) = broadcast::channel(EVENT_BUFFER);
+        let follower = events::Follower::start(url.to_owned(), events.clone())?;
+        // Other processes write the same tables: nothing is remembered between requests.
+        let pages = pages::Pages::new(false);
+        let writer_url = url.to_owned();
+        let writer = writer::spawn(
+            move || connection::open_postgres(&writer_url, false),
+            writer::Sink::Wake(follower.waker()),
+            pages.clone(),
+        )?;
+        let reader_url = url.to_owned();
+        let readers = readers::spawn(
+            Arc::new(move || connection::open_postgres(&reader_url, true)),
+            readers::COUNT,
+        )?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                path: PathBuf::from(url),
+                writer,
+                readers,
+                events,
+                pages,
+                lock: std::sync::Mutex::new(None),
+                follower: Some(follower),
+            }),
+        })
+    }
+
+    #[cfg(not(feature = "postgres"))]
+    fn open_postgres(_url: &str) -> Result<Self> {
+        Err(StoreError::Refused(
+            "this petstore was built without PostgreSQL; use a SQLite file, or the petstore server"
+                .into(),
+        ))
     }
 
     /// Where the store's file is.
@@ -249,7 +363,7 @@ impl Store {
 
     /// Whether the store answers a query.
     pub fn ping(&self) -> Call<'_, ()> {
-        Call::read(self, |conn| {
+        Call::read(self, |conn: &Connection| {
             conn.prepare_cached("SELECT 1")?
                 .query_row([], |row| row.get::<_, i64>(0))?;
             Ok(())
@@ -337,6 +451,9 @@ impl Store {
     pub fn close(&self) {
         self.inner.readers.stop();
         self.inner.writer.stop();
+        if let Some(follower) = &self.inner.follower {
+            follower.stop();
+        }
         self.inner
             .lock
             .lock()

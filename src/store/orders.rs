@@ -2,8 +2,9 @@
 //! (the rules live in [`crate::domain::order`]; this file applies them in one transaction).
 
 use rusqlite::types::Value;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::{Connection, Row};
 use super::inventory::{self, Cause};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
@@ -76,19 +77,20 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
     let item = inventory::require(tx, pet.id)?;
     order::place(pet.id, pet.status, item.quantity, new.quantity)?;
     let placed_at = time::now();
-    tx.prepare_cached(
-        "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at, unit_price)
-         VALUES (?1, ?2, ?3, 0, ?4, ?5)",
-    )?
-    .execute(params![
-        pet.id,
-        new.quantity,
-        new.ship_date,
-        placed_at,
-        pet.price
-    ])?;
+    let id = tx
+        .prepare_cached(
+            "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at, unit_price)
+             VALUES (?1, ?2, ?3, 0, ?4, ?5)",
+        )?
+        .insert(params![
+            pet.id,
+            new.quantity,
+            new.ship_date,
+            placed_at,
+            pet.price
+        ])?;
     let order = Order {
-        id: tx.last_insert_rowid(),
+        id,
         pet_id: pet.id,
         quantity: new.quantity,
         ship_date: new.ship_date,

@@ -1,8 +1,9 @@
 //! Queries and changes of pets.
 
 use rusqlite::types::Value;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::{Connection, Row};
 use super::pages::{Pages, Tables};
 use super::sql::{self, contains_pattern, starts_pattern, Filter, ListSql};
 use super::{categories, on_unique, Call, Result, Store, Tx};
@@ -127,7 +128,7 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
             "INSERT INTO pets (name, name_fold, category_id, status, sku, sku_fold, barcode, price)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?
-        .execute(params![
+        .insert(params![
             new.name,
             text::fold(&new.name),
             new.category_id,
@@ -137,8 +138,7 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
             new.barcode,
             new.price
         ]);
-    on_unique(inserted, || codes_clash(&new.sku, &new.barcode))?;
-    let id = tx.last_insert_rowid();
+    let id = on_unique(inserted, || codes_clash(&new.sku, &new.barcode))?;
     tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
         .execute([id])?;
     let pet = Pet {
@@ -214,7 +214,7 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
 /// The pet (other than `except`) that has this SKU (case-insensitively), if any.
 pub(super) fn with_sku(conn: &Connection, sku: &str, except: Option<i64>) -> Result<Option<i64>> {
     Ok(conn
-        .prepare_cached("SELECT id FROM pets WHERE sku_fold = ?1 AND id IS NOT ?2")?
+        .prepare_cached("SELECT id FROM pets WHERE sku_fold = ?1 AND id IS DISTINCT FROM ?2")?
         .query_row(params![code::sku_fold(sku), except], |row| row.get(0))
         .optional()?)
 }
@@ -226,7 +226,7 @@ pub(super) fn with_barcode(
     except: Option<i64>,
 ) -> Result<Option<i64>> {
     Ok(conn
-        .prepare_cached("SELECT id FROM pets WHERE barcode = ?1 AND id IS NOT ?2")?
+        .prepare_cached("SELECT id FROM pets WHERE barcode = ?1 AND id IS DISTINCT FROM ?2")?
         .query_row(params![barcode, except], |row| row.get(0))
         .optional()?)
 }

@@ -1,7 +1,8 @@
 //! The store profile's single row (absent until first changed: every value has a default).
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::Connection;
 use super::{Call, Result, Store, Tx};
 use crate::domain::profile::{ProfilePatch, StoreProfile};
 

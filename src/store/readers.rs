@@ -1,13 +1,12 @@
 //! The reader threads: each owns a read-only connection and takes jobs from one queue.
 
-use std::path::Path;
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{unbounded, Sender};
-use rusqlite::Connection;
 
-use super::{connection, Result, StoreError};
+use super::db::Connection;
+use super::{Result, StoreError};
 
 /// How many reader threads the store runs.
 pub const COUNT: usize = 4;
@@ -25,15 +24,31 @@ pub struct Handle {
     threads: Mutex<Vec<JoinHandle<()>>>,
 }
 
-pub fn spawn(path: &Path, count: usize) -> Result<Handle> {
+/// Opens one reader's connection, on the reader's own thread.
+pub type Open = std::sync::Arc<dyn Fn() -> Result<Connection> + Send + Sync>;
+
+pub fn spawn(open: Open, count: usize) -> Result<Handle> {
     let (queue, jobs) = unbounded::<Msg>();
     let mut threads = Vec::with_capacity(count);
+    let (opened, each) = std::sync::mpsc::channel();
     for n in 0..count {
-        let conn = connection::open_reader(path)?;
         let jobs = jobs.clone();
+        let open = open.clone();
+        let opened = opened.clone();
         let thread = std::thread::Builder::new()
             .name(format!("store-reader-{n}"))
             .spawn(move || {
+                let conn = match open() {
+                    Ok(conn) => {
+                        let _ = opened.send(Ok(()));
+                        conn
+                    }
+                    Err(err) => {
+                        let _ = opened.send(Err(err));
+                        return;
+                    }
+                };
+                drop(opened);
                 while let Ok(Msg::Job(job)) = jobs.recv() {
                     // A panicking job must not take the reader down with it; its caller
                     // sees its answer channel closed.
@@ -43,10 +58,27 @@ pub fn spawn(path: &Path, count: usize) -> Result<Handle> {
             .map_err(|e| StoreError::Internal(format!("cannot start a reader thread: {e}")))?;
         threads.push(thread);
     }
-    Ok(Handle {
+    drop(opened);
+    let handle = Handle {
         queue,
         threads: Mutex::new(threads),
-    })
+    };
+    for _ in 0..count {
+        match each.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => {
+                handle.stop();
+                return Err(err);
+            }
+            Err(_) => {
+                handle.stop();
+                return Err(StoreError::Internal(
+                    "a reader thread ended at start".into(),
+                ));
+            }
+        }
+    }
+    Ok(handle)
 }
 
 impl Handle {

@@ -1,8 +1,7 @@
 //! Reads for the daily report: the orders placed, completed and cancelled in a range of
 //! instants (the rules that turn them into days are in [`crate::domain::report`]).
 
-use rusqlite::Connection;
-
+use super::db::Connection;
 use super::{profile, Call, Result, Store};
 use crate::domain::report::{self, Activity, Day, Range};
 

@@ -1,8 +1,8 @@
 //! A small builder for the `WHERE` clauses of list queries, keeping values as parameters.
 
 use rusqlite::types::Value;
-use rusqlite::{params_from_iter, Connection, Row};
 
+use super::db::{Connection, Row, Values};
 use super::pages::{Pages, Tables};
 use super::{Result, StoreError};
 use crate::domain::query::{Page, Paged};
@@ -120,7 +120,7 @@ pub fn paged<T>(
             "SELECT {} FROM {}{clauses_sql} ORDER BY {} LIMIT +? OFFSET +?",
             list.columns, list.from, list.order
         ))?
-        .query_map(params_from_iter(params), |row| {
+        .query_map(Values(&params), |row| {
             let key = if keyed { row.get::<_, i64>(0)? } else { 0 };
             Ok((key, map(row)?))
         })?
@@ -150,7 +150,7 @@ pub fn paged<T>(
         } else {
             let total = conn
                 .prepare_cached(&format!("SELECT COUNT(*) FROM {}{where_sql}", list.from))?
-                .query_row(params_from_iter(filter.params()), |row| row.get(0))?;
+                .query_row(Values(filter.params()), |row| row.get(0))?;
             (total, true)
         };
     if let (Some(shape), Some(v)) = (&shape, version) {

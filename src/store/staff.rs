@@ -6,8 +6,9 @@
 //! disabling a member ends their open sessions in the same transaction. Names are unique by
 //! their index alone (its refusal is `duplicate_name`), so two writers cannot race past it.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::{Connection, Row};
 use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::key::Role;
 use crate::domain::staff::{StaffMember, StaffPatch};
@@ -70,15 +71,21 @@ fn any_enabled(conn: &Connection) -> Result<bool> {
 /// Stores a new member with the hash of their PIN.
 fn insert(tx: &Tx<'_>, name: &str, role: Role, pin_hash: &str) -> Result<StaffMember> {
     let created_at = time::now();
-    on_unique(
-        tx.execute(
+    let id = on_unique(
+        tx.prepare_cached(
             "INSERT INTO staff_members (name, name_fold, role, pin_hash, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![name, text::fold(name), role.as_str(), pin_hash, created_at],
-        ),
+        )?
+        .insert(params![
+            name,
+            text::fold(name),
+            role.as_str(),
+            pin_hash,
+            created_at
+        ]),
         || DomainError::DuplicateStaffName(name.to_owned()),
     )?;
-    require(tx, tx.last_insert_rowid())
+    require(tx, id)
 }
 
 /// Changes a member (`pin_hash` is the new PIN's hash, when the patch has one). Disabling
@@ -145,12 +152,12 @@ fn open_session(
         "UPDATE staff_sessions SET ended_at = ?2 WHERE ended_at IS NULL AND last_used < ?1",
         params![idle_before, time::now()],
     )?;
-    tx.execute(
-        "INSERT INTO staff_sessions (staff_id, secret_hash, created_at, last_used)
-         VALUES (?1, ?2, ?3, ?4)",
-        params![staff_id, secret_hash, time::now(), now],
-    )?;
-    Ok(tx.last_insert_rowid())
+    Ok(tx
+        .prepare_cached(
+            "INSERT INTO staff_sessions (staff_id, secret_hash, created_at, last_used)
+             VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .insert(params![staff_id, secret_hash, time::now(), now])?)
 }
 
 /// Ends a session; ending an ended one changes nothing.

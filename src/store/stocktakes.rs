@@ -1,8 +1,9 @@
 //! Stocktakes and their counted lines (the rules are in [`crate::domain::stocktake`]).
 //! Applying runs in one transaction: every counted pet's stock changes, or none does.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension};
 
+use super::db::{Connection, Row};
 use super::inventory::{self, Cause};
 use super::{Call, Result, Store, StoreError, Tx};
 use crate::domain::inventory::Source;
@@ -79,10 +80,13 @@ fn list(conn: &Connection, page: Page) -> Result<Paged<Stocktake>> {
 /// Opens a stocktake.
 fn create(tx: &mut Tx<'_>, new: NewStocktake) -> Result<Stocktake> {
     let created_at = time::now();
-    tx.prepare_cached("INSERT INTO stocktakes (status, note, created_at) VALUES ('open', ?1, ?2)")?
-        .execute(params![new.note, created_at])?;
+    let id = tx
+        .prepare_cached(
+            "INSERT INTO stocktakes (status, note, created_at) VALUES ('open', ?1, ?2)",
+        )?
+        .insert(params![new.note, created_at])?;
     let stocktake = Stocktake {
-        id: tx.last_insert_rowid(),
+        id,
         status: StocktakeStatus::Open,
         note: new.note,
         created_at,

@@ -5,8 +5,9 @@
 //! other's counts. A count of an older day than the one saved is dropped; a newer day
 //! starts the count afresh.
 
-use rusqlite::{params, Connection};
+use rusqlite::params;
 
+use super::db::Connection;
 use super::{Call, Result, Store, Tx};
 
 /// Requests served by one subject since the last save.

@@ -15,7 +15,9 @@ use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{unbounded, Receiver, Sender};
-use rusqlite::{params, Connection};
+use rusqlite::params;
+
+use super::db::Connection;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
@@ -62,13 +64,14 @@ impl Tx<'_> {
         let at = time::now();
         let key_name = self.member.as_ref().map(|m| m.name.clone());
         let staff_id = self.member.as_ref().map(|m| m.id);
-        self.conn
+        let id = self
+            .conn
             .prepare_cached(
                 "INSERT INTO events (type, at, data, key_name, staff_id) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![kind, at, data.to_string(), key_name, staff_id])?;
+            .insert(params![kind, at, data.to_string(), key_name, staff_id])?;
         self.events.push(Event {
-            id: self.conn.last_insert_rowid(),
+            id,
             kind: kind.to_owned(),
             at,
             data,
@@ -188,21 +191,49 @@ pub struct Handle {
     thread: Mutex<Option<JoinHandle<()>>>,
 }
 
+/// Where the events of a committed group go: straight to the subscribers (SQLite, where
+/// this writer is the only one), or to a wake-up of the follower that reads every
+/// process's events back in id order (PostgreSQL).
+pub enum Sink {
+    Broadcast(broadcast::Sender<Arc<Event>>),
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+    Wake(Box<dyn Fn() + Send>),
+}
+
+/// Starts the writer; `open` makes its connection on the writer's own thread.
 pub fn spawn(
-    mut conn: Connection,
-    events: broadcast::Sender<Arc<Event>>,
+    open: impl FnOnce() -> Result<Connection> + Send + 'static,
+    sink: Sink,
     pages: Arc<Pages>,
 ) -> Result<Handle> {
-    // Every row this connection changes names its table, so the lists know what changed.
-    let touched = pages.clone();
-    conn.update_hook(Some(move |_, _: &str, table: &str, _| {
-        touched.touched(table)
-    }))?;
     let (queue, jobs) = unbounded();
+    let (opened, ready) = std::sync::mpsc::channel();
     let thread = std::thread::Builder::new()
         .name("store-writer".into())
-        .spawn(move || run(conn, jobs, events, pages))
+        .spawn(move || {
+            match open().and_then(|mut conn| {
+                watch_tables(&mut conn, &pages)?;
+                Ok(conn)
+            }) {
+                Ok(conn) => {
+                    let _ = opened.send(Ok(()));
+                    run(conn, jobs, sink, pages)
+                }
+                Err(err) => {
+                    let _ = opened.send(Err(err));
+                }
+            }
+        })
         .map_err(|e| StoreError::Internal(format!("cannot start the writer thread: {e}")))?;
+    match ready.recv() {
+        Ok(Ok(())) => {}
+        Ok(Err(err)) => return Err(err),
+        Err(_) => {
+            return Err(StoreError::Internal(
+                "the writer thread ended at start".into(),
+            ))
+        }
+    }
     Ok(Handle {
         queue,
         thread: Mutex::new(Some(thread)),
@@ -230,12 +261,7 @@ impl Handle {
     }
 }
 
-fn run(
-    conn: Connection,
-    jobs: Receiver<Msg>,
-    events: broadcast::Sender<Arc<Event>>,
-    pages: Arc<Pages>,
-) {
+fn run(conn: Connection, jobs: Receiver<Msg>, sink: Sink, pages: Arc<Pages>) {
     let mut stopping = false;
     while !stopping {
         let Ok(Msg::Job(first)) = jobs.recv() else {
@@ -252,26 +278,55 @@ fn run(
                 Err(_) => break,
             }
         }
-        commit_group(&conn, group, &events, &pages);
+        commit_group(&conn, group, &sink, &pages);
     }
-    if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
-        tracing::warn!(%err, "checkpoint at shutdown failed; the WAL is replayed at next start");
+    if let Some(lite) = conn.lite() {
+        if let Err(err) = lite.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
+            tracing::warn!(%err, "checkpoint at shutdown failed; the WAL is replayed at next start");
+        }
     }
 }
 
 /// Runs a statement from the connection's statement cache (savepoints run once per
 /// request: parsing them every time showed in profiles).
 fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+    match conn.lite() {
+        Some(lite) => lite.prepare_cached(sql)?.execute([]).map(|_| ()),
+        None => conn.execute_batch(sql),
+    }
 }
 
-fn commit_group(
-    conn: &Connection,
-    group: Vec<Box<dyn Job>>,
-    events: &broadcast::Sender<Arc<Event>>,
-    pages: &Pages,
-) {
-    if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
+/// On SQLite every row the writer changes names its table, so the lists know what changed
+/// (PostgreSQL stores remember no pages: other processes write the same tables).
+fn watch_tables(conn: &mut Connection, pages: &Arc<Pages>) -> Result<()> {
+    if let Some(lite) = conn.lite_mut() {
+        let touched = pages.clone();
+        lite.update_hook(Some(move |_, _: &str, table: &str, _| {
+            touched.touched(table)
+        }))?;
+    }
+    Ok(())
+}
+
+/// Opens the group's transaction: on SQLite `BEGIN IMMEDIATE` takes the file's write lock;
+/// on PostgreSQL the store-wide advisory lock does the same for every process on the
+/// database, held until the commit (see `dialect`).
+fn begin(conn: &Connection) -> rusqlite::Result<()> {
+    if conn.is_postgres() {
+        conn.execute_batch(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock({})",
+            super::dialect::WRITE_LOCK
+        ))
+    } else {
+        conn.execute_batch("BEGIN IMMEDIATE")
+    }
+}
+
+fn commit_group(conn: &Connection, group: Vec<Box<dyn Job>>, sink: &Sink, pages: &Pages) {
+    if let Err(err) = begin(conn) {
+        if conn.is_postgres() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
         let err = StoreError::from(err);
         let failure = GroupFailure::from_error(&err);
         for job in group {
@@ -338,7 +393,7 @@ fn commit_group(
             }
             Some(failure)
         }
-        None => conn.execute_batch("COMMIT").err().map(|err| {
+        None => commit(conn, !committed_events.is_empty()).err().map(|err| {
             let _ = conn.execute_batch("ROLLBACK");
             let err = StoreError::from(err);
             tracing::error!(%err, "a group commit failed; its requests are answered with an error");
@@ -349,10 +404,28 @@ fn commit_group(
     for finish in finishers {
         finish(failure.as_ref());
     }
-    if failure.is_none() {
-        for event in committed_events {
-            let _ = events.send(Arc::new(event));
+    if failure.is_none() && !committed_events.is_empty() {
+        match sink {
+            Sink::Broadcast(events) => {
+                for event in committed_events {
+                    let _ = events.send(Arc::new(event));
+                }
+            }
+            Sink::Wake(wake) => wake(),
         }
+    }
+}
+
+/// Commits the group; on PostgreSQL a group with events also wakes every process's
+/// event follower (a notification is delivered at the commit, or not at all).
+fn commit(conn: &Connection, with_events: bool) -> rusqlite::Result<()> {
+    if conn.is_postgres() && with_events {
+        conn.execute_batch(&format!(
+            "NOTIFY {}; COMMIT",
+            super::dialect::EVENTS_CHANNEL
+        ))
+    } else {
+        conn.execute_batch("COMMIT")
     }
 }
 

@@ -1,4 +1,9 @@
 //! `TestApp`: the real server on port 0 over a fresh SQLite file, and a client for it.
+//!
+//! With `PETSTORE_TEST_POSTGRES` set to a PostgreSQL base URL (`postgresql://user:pw@host:port`,
+//! as `./scripts/test.sh postgres` does), each `TestApp` serves a database of its own, made
+//! for it on that server, so tests stay isolated and run in parallel. Tests that are about
+//! the SQLite file itself call [`sqlite_only`] and skip there, saying why.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -11,6 +16,54 @@ use serde_json::{json, Value};
 use tempfile::TempDir;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+
+/// The PostgreSQL server the suite runs against, when it does (`PETSTORE_TEST_POSTGRES`).
+pub fn postgres_base() -> Option<String> {
+    std::env::var("PETSTORE_TEST_POSTGRES")
+        .ok()
+        .filter(|base| !base.is_empty())
+        .map(|base| base.trim_end_matches('/').to_owned())
+}
+
+/// Whether this run is on SQLite; on PostgreSQL, prints that the calling test is skipped
+/// and why (`reason`).
+pub fn sqlite_only(reason: &str) -> bool {
+    if postgres_base().is_some() {
+        eprintln!("skipped on PostgreSQL: {reason}");
+        return false;
+    }
+    true
+}
+
+/// A new, empty database on the suite's PostgreSQL server: its URL.
+fn new_postgres_database(base: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let name = format!(
+        "petstore_test_{}_{}",
+        std::process::id(),
+        MADE.fetch_add(1, Ordering::Relaxed)
+    );
+    let (admin, made) = (format!("{base}/postgres"), name.clone());
+    // The synchronous client runs its own runtime: off the test's runtime thread.
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("CREATE DATABASE {made}"))
+            .unwrap();
+    })
+    .join()
+    .unwrap();
+    PathBuf::from(format!("{base}/{name}"))
+}
+
+/// Where a new test store lives: a file in `dir`, or a new PostgreSQL database.
+pub fn new_store_location(dir: &TempDir) -> PathBuf {
+    match postgres_base() {
+        Some(base) => new_postgres_database(&base),
+        None => dir.path().join("store.sqlite"),
+    }
+}
 
 /// The admin key every test store starts with.
 pub const ADMIN_KEY: &str = "psk_test_admin_key_0123456789abcdef0123456789abcdef";
@@ -62,7 +115,7 @@ impl Builder {
             let mut args = self.args;
             args.bind = Some("127.0.0.1:0".parse().unwrap());
             args.admin_key = Some(ADMIN_KEY.into());
-            Settings::new(Some(dir.path().join("store.sqlite")), args).unwrap()
+            Settings::new(Some(new_store_location(&dir)), args).unwrap()
         });
         let app = App::open_with_clock(&settings, self.clock.clone()).unwrap();
         let listener = tokio::net::TcpListener::bind(settings.bind).await.unwrap();

@@ -1,0 +1,324 @@
+//! A PostgreSQL session for one thread of the store (the synchronous `postgres` client: each
+//! of the store's threads owns its connection, as with SQLite), with its cache of prepared
+//! statements and the conversions between the store's neutral values (rusqlite's `Value`)
+//! and PostgreSQL's types. The schema uses `BIGINT` for every integer (flags included),
+//! `DOUBLE PRECISION`, `TEXT` and `BYTEA`; results of `SUM`/`AVG` (`NUMERIC`) are read too.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::error::Error;
+use std::fmt;
+use std::sync::Arc;
+
+use bytes::BytesMut;
+use postgres::error::SqlState;
+use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
+use postgres::{Client, NoTls};
+use rusqlite::types::{FromSql as LiteFromSql, Value, ValueRef};
+
+use super::dialect;
+
+/// A statement prepared on a session, with the store's text of it.
+#[derive(Clone)]
+pub struct Prepared {
+    stmt: postgres::Statement,
+    sql: Arc<str>,
+}
+
+/// A PostgreSQL error, carried through the store inside a `rusqlite::Error`.
+#[derive(Debug)]
+pub struct PgError(pub postgres::Error);
+
+impl fmt::Display for PgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.as_db_error() {
+            Some(db) => write!(f, "PostgreSQL: {} ({})", db.message(), db.code().code()),
+            None => write!(f, "PostgreSQL: {}", self.0),
+        }
+    }
+}
+
+impl Error for PgError {}
+
+impl PgError {
+    /// The error's SQLSTATE, when the server sent one.
+    pub fn code(&self) -> Option<&SqlState> {
+        self.0.code()
+    }
+
+    /// The PostgreSQL error inside `err`, if it carries one.
+    pub fn inside(err: &rusqlite::Error) -> Option<&PgError> {
+        match err {
+            rusqlite::Error::ToSqlConversionFailure(inner) => inner.downcast_ref::<PgError>(),
+            _ => None,
+        }
+    }
+}
+
+fn wrap(err: postgres::Error) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(PgError(err)))
+}
+
+/// One thread's connection to the database.
+pub struct Session {
+    client: RefCell<Client>,
+    plain: RefCell<HashMap<String, Prepared>>,
+    returning: RefCell<HashMap<String, Prepared>>,
+}
+
+impl Session {
+    /// Connects to `url`; a reader's session refuses writes.
+    pub fn connect(url: &str, read_only: bool) -> Result<Self, postgres::Error> {
+        let mut client = Client::connect(url, NoTls)?;
+        if read_only {
+            client.batch_execute("SET default_transaction_read_only = on")?;
+        }
+        Ok(Self {
+            client: RefCell::new(client),
+            plain: RefCell::new(HashMap::new()),
+            returning: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// The prepared statement of `sql` (with `RETURNING id` when `returning`), prepared on
+    /// first use.
+    pub fn statement(&self, sql: &str, returning: bool) -> rusqlite::Result<Prepared> {
+        let cache = if returning {
+            &self.returning
+        } else {
+            &self.plain
+        };
+        if let Some(stmt) = cache.borrow().get(sql) {
+            return Ok(stmt.clone());
+        }
+        let mut text = dialect::to_postgres(sql);
+        if returning {
+            text = dialect::returning_id(&text);
+        }
+        let stmt = self.client.borrow_mut().prepare(&text).map_err(wrap)?;
+        let prepared = Prepared {
+            stmt,
+            sql: Arc::from(sql),
+        };
+        cache.borrow_mut().insert(sql.to_owned(), prepared.clone());
+        Ok(prepared)
+    }
+
+    pub fn execute(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<usize> {
+        let params = params(values);
+        let refs = refs(&params);
+        let changed = self
+            .client
+            .borrow_mut()
+            .execute(&stmt.stmt, &refs)
+            .map_err(wrap)?;
+        Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+    }
+
+    /// Runs an `INSERT` with `RETURNING id` added: the new id.
+    pub fn insert(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<i64> {
+        let with_id = self.statement(&stmt.sql, true)?;
+        let rows = self.query(&with_id, values)?;
+        match rows.first() {
+            Some(row) => column(row, 0),
+            None => Err(rusqlite::Error::QueryReturnedNoRows),
+        }
+    }
+
+    pub fn query(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<Vec<postgres::Row>> {
+        let params = params(values);
+        let refs = refs(&params);
+        self.client
+            .borrow_mut()
+            .query(&stmt.stmt, &refs)
+            .map_err(wrap)
+    }
+
+    /// Statements without parameters, by the simple protocol.
+    pub fn batch(&self, sql: &str) -> rusqlite::Result<()> {
+        self.client.borrow_mut().batch_execute(sql).map_err(wrap)
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.client.borrow().is_closed()
+    }
+
+    /// Whether a notification came on a channel this session listens to (without waiting).
+    pub fn drain_notifications(&self) -> rusqlite::Result<bool> {
+        use postgres::fallible_iterator::FallibleIterator;
+        let mut client = self.client.borrow_mut();
+        let mut notifications = client.notifications();
+        let mut pending = notifications.iter();
+        let mut any = false;
+        while pending.next().map_err(wrap)?.is_some() {
+            any = true;
+        }
+        Ok(any)
+    }
+}
+
+/// A value bound to a parameter of whatever type PostgreSQL inferred for it.
+#[derive(Debug)]
+struct Param<'a>(&'a Value);
+
+fn params(values: &[Value]) -> Vec<Param<'_>> {
+    values.iter().map(Param).collect()
+}
+
+fn refs<'a>(params: &'a [Param<'a>]) -> Vec<&'a (dyn ToSql + Sync)> {
+    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
+}
+
+type BoxError = Box<dyn Error + Sync + Send>;
+
+fn mismatch(value: &Value, ty: &Type) -> BoxError {
+    format!("cannot bind {value:?} to a parameter of type {ty}").into()
+}
+
+impl ToSql for Param<'_> {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
+        match self.0 {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Integer(i) => match *ty {
+                Type::INT8 => i.to_sql(ty, out),
+                Type::INT4 => i32::try_from(*i)?.to_sql(ty, out),
+                Type::INT2 => i16::try_from(*i)?.to_sql(ty, out),
+                Type::BOOL => (*i != 0).to_sql(ty, out),
+                // Exact for every integer the store holds (well under 2^53).
+                Type::FLOAT8 => (*i as f64).to_sql(ty, out),
+                Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN => {
+                    i.to_string().to_sql(&Type::TEXT, out)
+                }
+                _ => Err(mismatch(self.0, ty)),
+            },
+            Value::Real(f) => match *ty {
+                Type::FLOAT8 => f.to_sql(ty, out),
+                Type::FLOAT4 => (*f as f32).to_sql(ty, out),
+                Type::INT8 if f.fract() == 0.0 => (*f as i64).to_sql(ty, out),
+                Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::UNKNOWN => {
+                    f.to_string().to_sql(&Type::TEXT, out)
+                }
+                _ => Err(mismatch(self.0, ty)),
+            },
+            Value::Text(s) => match *ty {
+                Type::INT8 => s.parse::<i64>()?.to_sql(ty, out),
+                Type::INT4 => s.parse::<i32>()?.to_sql(ty, out),
+                Type::FLOAT8 => s.parse::<f64>()?.to_sql(ty, out),
+                Type::BYTEA => s.as_bytes().to_sql(ty, out),
+                _ => s.as_str().to_sql(&Type::TEXT, out),
+            },
+            Value::Blob(b) => match *ty {
+                Type::BYTEA => b.as_slice().to_sql(ty, out),
+                _ => Err(mismatch(self.0, ty)),
+            },
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// A column of any type the store reads, as a neutral value.
+struct Column(Value);
+
+impl<'a> FromSql<'a> for Column {
+    fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
+        let value = match *ty {
+            Type::INT8 => Value::Integer(i64::from_sql(ty, raw)?),
+            Type::INT4 => Value::Integer(i32::from_sql(ty, raw)?.into()),
+            Type::INT2 => Value::Integer(i16::from_sql(ty, raw)?.into()),
+            Type::OID => Value::Integer(u32::from_sql(ty, raw)?.into()),
+            Type::BOOL => Value::Integer(bool::from_sql(ty, raw)?.into()),
+            Type::FLOAT8 => Value::Real(f64::from_sql(ty, raw)?),
+            Type::FLOAT4 => Value::Real(f32::from_sql(ty, raw)?.into()),
+            Type::NUMERIC => numeric(raw)?,
+            Type::BYTEA => Value::Blob(raw.to_vec()),
+            _ => Value::Text(std::str::from_utf8(raw)?.to_owned()),
+        };
+        Ok(Self(value))
+    }
+
+    fn from_sql_null(_: &Type) -> Result<Self, BoxError> {
+        Ok(Self(Value::Null))
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+}
+
+/// Decodes PostgreSQL's binary `NUMERIC` (base-10000 digits): an integer when it has no
+/// fractional digits, else a real.
+fn numeric(raw: &[u8]) -> Result<Value, BoxError> {
+    let word = |i: usize| -> Result<i32, BoxError> {
+        let bytes = raw.get(i * 2..i * 2 + 2).ok_or("a short NUMERIC")?;
+        Ok(i32::from(i16::from_be_bytes([bytes[0], bytes[1]])))
+    };
+    let ndigits = usize::try_from(word(0)?)?;
+    let weight = word(1)?;
+    let sign = word(2)? as u16;
+    let dscale = word(3)?;
+    if sign == 0xC000 {
+        return Err("NUMERIC NaN".into());
+    }
+    let negative = sign == 0x4000;
+    if dscale == 0 {
+        let mut n: i128 = 0;
+        for i in 0..ndigits {
+            n = n * 10_000 + i128::from(word(4 + i)?);
+        }
+        let zeros = weight + 1 - i32::try_from(ndigits)?;
+        for _ in 0..zeros.max(0) {
+            n *= 10_000;
+        }
+        let n = if negative { -n } else { n };
+        return Ok(Value::Integer(i64::try_from(n)?));
+    }
+    let mut f = 0f64;
+    for i in 0..ndigits {
+        let exp = weight - i32::try_from(i)?;
+        f += f64::from(word(4 + i)?) * 10_000f64.powi(exp);
+    }
+    Ok(Value::Real(if negative { -f } else { f }))
+}
+
+/// Column `idx` of `row` as `T`, by rusqlite's conversions from the neutral value.
+pub fn column<T: LiteFromSql>(row: &postgres::Row, idx: usize) -> rusqlite::Result<T> {
+    let Column(value) = row.try_get::<_, Column>(idx).map_err(wrap)?;
+    T::column_result(ValueRef::from(&value)).map_err(|e| match e {
+        rusqlite::types::FromSqlError::InvalidType => {
+            rusqlite::Error::InvalidColumnType(idx, format!("{idx}"), value.data_type())
+        }
+        other => rusqlite::Error::FromSqlConversionFailure(idx, value.data_type(), Box::new(other)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_sums_decode_to_integers_and_averages_to_reals() {
+        // 123456789 = 1|2345|6789, weight 2, scale 0
+        let raw: Vec<u8> = [3i16, 2, 0, 0, 1, 2345, 6789]
+            .iter()
+            .flat_map(|w| w.to_be_bytes())
+            .collect();
+        assert_eq!(numeric(&raw).ok(), Some(Value::Integer(123_456_789)));
+        // 20000 = 2 (weight 1), scale 0: trailing zero groups are left out
+        let raw: Vec<u8> = [1i16, 1, 0, 0, 2]
+            .iter()
+            .flat_map(|w| w.to_be_bytes())
+            .collect();
+        assert_eq!(numeric(&raw).ok(), Some(Value::Integer(20_000)));
+        // -2.5 = 2|5000, weight 0, negative, scale 1
+        let raw: Vec<u8> = [2i16, 0, 0x4000, 1, 2, 5000]
+            .iter()
+            .flat_map(|w| w.to_be_bytes())
+            .collect();
+        assert_eq!(numeric(&raw).ok(), Some(Value::Real(-2.5)));
+    }
+}
