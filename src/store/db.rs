@@ -11,6 +11,8 @@
 //! once per connection, parameters are converted to the types PostgreSQL inferred for them,
 //! and its errors travel inside `rusqlite::Error::ToSqlConversionFailure` as [`PgError`],
 //! which [`super::StoreError`] unwraps.
+// Without the `postgres` feature the PostgreSQL half of the seam is unused.
+#![cfg_attr(not(feature = "postgres"), allow(dead_code))]
 
 use rusqlite::types::FromSql;
 use rusqlite::ToSql;

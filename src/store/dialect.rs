@@ -9,6 +9,8 @@
 //!   processes commit one after another (event ids commit in order; see `pg`);
 //! - the id of an inserted row: `last_insert_rowid()` on SQLite, `RETURNING id` on
 //!   PostgreSQL ([`returning_id`]).
+// Without the `postgres` feature the PostgreSQL half of the seam is unused.
+#![cfg_attr(not(feature = "postgres"), allow(dead_code))]
 
 /// The advisory lock every PostgreSQL write group holds until it commits.
 pub const WRITE_LOCK: i64 = 0x5045_5453_0001;

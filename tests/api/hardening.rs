@@ -6,7 +6,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 use serde_json::json;
 
-use crate::support::{body, TestApp};
+use crate::support::{body, sqlite_only, TestApp};
 
 #[tokio::test]
 async fn a_write_answered_408_is_never_committed_later() {
@@ -53,6 +53,11 @@ async fn a_write_answered_408_is_never_committed_later() {
 
 #[tokio::test]
 async fn a_second_server_on_the_same_store_is_refused_while_the_first_serves() {
+    if !sqlite_only(
+        "several servers on one PostgreSQL database is the point (tests/multi covers it)",
+    ) {
+        return;
+    }
     let app = TestApp::spawn().await;
     let settings = app.settings.clone();
     let err = tokio::task::spawn_blocking(move || petstore::App::open(&settings).err())
