@@ -2,8 +2,8 @@
 //!
 //! ```js
 //! await window.__TAURI__.core.invoke('get_lan_status')
-//! await window.__TAURI__.core.invoke('set_lan', { enabled: true, port: 8080, address: '192.168.1.20' })
-//! // both → { enabled, port, address, addresses: ["http://192.168.1.20:8080"],
+//! await window.__TAURI__.core.invoke('set_lan', { enabled: true, port: 8080, address: '192.168.1.20', https: true })
+//! // both → { enabled, port, address, https, fingerprint, addresses: ["https://192.168.1.20:8080"],
 //! //          interfaces: [{name, address}], error: null | "words", changed: null | "words" }
 //! await window.__TAURI__.core.invoke('choose_backup_file')        // → "/path/chosen" | null
 //! await window.__TAURI__.core.invoke('restore_backup', { file })   // → { restored, message, kept, serving }
@@ -31,19 +31,21 @@ pub async fn get_lan_status(app: AppHandle) -> LanStatus {
 
 /// Lets LAN devices use the store (`enabled: true`) on `address` (one of this PC's addresses,
 /// default: the remembered one, or the only one) and `port` (default: the remembered port,
-/// 8080 at first), or stops that; the choice is remembered for the next launch.
+/// 8080 at first), over HTTPS when `https` (default: as remembered, off at first), or stops
+/// that; the choice is remembered for the next launch.
 #[tauri::command]
 pub async fn set_lan(
     app: AppHandle,
     enabled: bool,
     port: Option<i64>,
     address: Option<String>,
+    https: Option<bool>,
 ) -> LanStatus {
     // Any number is accepted here so that a port out of range is answered in `error` rather
     // than rejected by argument decoding; 0 stands for "no such port" and is refused in words.
     let port = port.map(|port| u16::try_from(port).unwrap_or(0));
     match app.try_state::<Shell>() {
-        Some(shell) => shell.set_lan(enabled, port, address).await,
+        Some(shell) => shell.set_lan(enabled, port, address, https).await,
         None => not_open(),
     }
 }
@@ -92,6 +94,8 @@ fn not_open() -> LanStatus {
         enabled: false,
         port: crate::lan::DEFAULT_PORT,
         address: None,
+        https: false,
+        fingerprint: None,
         addresses: Vec::new(),
         interfaces: Vec::new(),
         error: Some("The store is not open.".to_owned()),

@@ -33,6 +33,8 @@ pub struct LanSetting {
     /// This PC's address on the network the shop chose; `None` until one is chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address: Option<Ipv4Addr>,
+    /// Devices use HTTPS, with the store's own certificate.
+    pub https: bool,
 }
 
 impl Default for LanSetting {
@@ -41,6 +43,7 @@ impl Default for LanSetting {
             enabled: false,
             port: DEFAULT_PORT,
             address: None,
+            https: false,
         }
     }
 }
@@ -69,7 +72,12 @@ pub struct LanStatus {
     pub port: u16,
     /// The address the LAN listener serves on (or the remembered one), e.g. `192.168.1.20`.
     pub address: Option<String>,
-    /// `http://IP:PORT` for the devices, while `enabled`.
+    /// Whether devices use HTTPS (while off: whether they will).
+    pub https: bool,
+    /// The SHA-256 fingerprint of the store's certificate, while it serves HTTPS: what a
+    /// browser on another PC shows the first time, to compare.
+    pub fingerprint: Option<String>,
+    /// `http://IP:PORT` (or `https://`) for the devices, while `enabled`.
     pub addresses: Vec<String>,
     /// The networks this PC is on now, to choose from.
     pub interfaces: Vec<Interface>,
@@ -146,9 +154,10 @@ pub fn interfaces() -> Vec<Interface> {
     found
 }
 
-/// The address devices use: `http://IP:PORT`.
-pub fn device_url(address: Ipv4Addr, port: u16) -> String {
-    format!("http://{address}:{port}")
+/// The address devices use: `http://IP:PORT`, or `https://IP:PORT`.
+pub fn device_url(address: Ipv4Addr, port: u16, https: bool) -> String {
+    let scheme = if https { "https" } else { "http" };
+    format!("{scheme}://{address}:{port}")
 }
 
 /// Why a LAN listener serving on `bound` must stop, now that this PC's networks are `now`
@@ -212,6 +221,7 @@ mod tests {
                 enabled: false,
                 port: 8080,
                 address: None,
+                https: false,
             }
         );
     }
@@ -223,6 +233,7 @@ mod tests {
             enabled: true,
             port: 9090,
             address: Some(Ipv4Addr::new(192, 168, 1, 20)),
+            https: true,
         };
         save(&path, setting).expect("save");
         assert_eq!(load(&path), setting);
@@ -246,6 +257,7 @@ mod tests {
                 enabled: true,
                 port: 8081,
                 address: None,
+                https: false,
             }
         );
     }

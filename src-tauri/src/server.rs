@@ -27,13 +27,21 @@ const GRACE: Duration = Duration::from_secs(10);
 /// `petstore::serve` running on one listener.
 struct Served {
     addr: SocketAddr,
+    https: bool,
     stop: oneshot::Sender<()>,
     task: JoinHandle<io::Result<()>>,
 }
 
 impl Served {
-    /// Binds `addr` and starts serving on it. Must run inside the Tokio runtime.
-    async fn start(app: &App, addr: SocketAddr) -> io::Result<Served> {
+    /// Binds `addr` and starts serving on it (over HTTPS with the store's own certificate
+    /// when `https`). Must run inside the Tokio runtime.
+    async fn start(app: &App, addr: SocketAddr, https: bool) -> io::Result<Served> {
+        if https {
+            // Made (or loaded) now, so that a certificate that cannot be had is said at once.
+            app.network()
+                .tls()
+                .map_err(|err| io::Error::other(err.to_string()))?;
+        }
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = oneshot::channel::<()>();
@@ -41,9 +49,18 @@ impl Served {
             // A dropped sender means the shell is gone: stop as well.
             let _ = stopped.await;
         };
-        let task = tokio::spawn(petstore::serve(listener, app.clone(), shutdown));
-        tracing::info!(%addr, "serving the store");
-        Ok(Served { addr, stop, task })
+        let task = if https {
+            tokio::spawn(petstore::serve_tls(listener, app.clone(), shutdown))
+        } else {
+            tokio::spawn(petstore::serve(listener, app.clone(), shutdown))
+        };
+        tracing::info!(%addr, https, "serving the store");
+        Ok(Served {
+            addr,
+            https,
+            stop,
+            task,
+        })
     }
 
     /// Asks `serve` to shut down and waits until it has returned (or the grace period is over).
@@ -52,6 +69,7 @@ impl Served {
             addr,
             stop,
             mut task,
+            ..
         } = self;
         let _ = stop.send(());
         match tokio::time::timeout(GRACE, &mut task).await {
@@ -92,9 +110,9 @@ impl Server {
         window_addr: SocketAddr,
         extra_addr: Option<SocketAddr>,
     ) -> io::Result<Server> {
-        let window = Served::start(&app, window_addr).await?;
+        let window = Served::start(&app, window_addr, false).await?;
         let extra = match extra_addr {
-            Some(addr) => match Served::start(&app, addr).await {
+            Some(addr) => match Served::start(&app, addr, false).await {
                 Ok(served) => Some(served),
                 Err(err) => {
                     window.stop().await;
@@ -132,6 +150,11 @@ impl Server {
         self.lan.as_ref().map(|served| served.addr)
     }
 
+    /// Whether the LAN listener speaks HTTPS, while it runs.
+    pub fn lan_https(&self) -> Option<bool> {
+        self.lan.as_ref().map(|served| served.https)
+    }
+
     /// The window's listener's address (its port was chosen at start).
     pub fn window_addr(&self) -> SocketAddr {
         self.window.addr
@@ -150,11 +173,15 @@ impl Server {
     /// Serves the store on `addr` (this PC's address on the shop's network) too. A LAN
     /// listener on another address is replaced, but only once the new one is bound: when that
     /// fails, the old one keeps running.
-    pub async fn open_lan(&mut self, addr: SocketAddr) -> io::Result<()> {
-        if self.lan_addr() == Some(addr) {
+    pub async fn open_lan(&mut self, addr: SocketAddr, https: bool) -> io::Result<()> {
+        if self.lan_addr() == Some(addr) && self.lan_https() == Some(https) {
             return Ok(());
         }
-        let served = Served::start(&self.app, addr).await?;
+        if self.lan_addr() == Some(addr) {
+            // The same port, another protocol: it must be free before it is bound again.
+            self.close_lan().await;
+        }
+        let served = Served::start(&self.app, addr, https).await?;
         if let Some(old) = self.lan.replace(served) {
             old.stop().await;
         }

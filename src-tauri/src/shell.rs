@@ -95,7 +95,9 @@ impl Shell {
                 .address
                 .filter(|a| now.iter().any(|i| i.address == *a))
             {
-                Some(address) => inner.error = inner.open_lan(address, setting.port).await,
+                Some(address) => {
+                    inner.error = inner.open_lan(address, setting.port, setting.https).await
+                }
                 None => {
                     inner.changed = Some(match setting.address {
                         Some(address) => format!(
@@ -132,17 +134,19 @@ impl Shell {
         self.inner.lock().await.status()
     }
 
-    /// Turns LAN access on (on `address` and `port`, or the remembered ones) or off,
-    /// remembers that, and answers the status after the change.
+    /// Turns LAN access on (on `address` and `port`, over HTTPS or not, or the remembered
+    /// ones) or off, remembers that, and answers the status after the change.
     pub async fn set_lan(
         &self,
         enabled: bool,
         port: Option<u16>,
         address: Option<String>,
+        https: Option<bool>,
     ) -> LanStatus {
         let mut inner = self.inner.lock().await;
         inner.changed = None;
         let port = port.unwrap_or(inner.setting.port);
+        let https = https.unwrap_or(inner.setting.https);
         if port == 0 {
             inner.error = Some("Choose a port from 1024 to 65535.".to_owned());
             return inner.status();
@@ -155,6 +159,7 @@ impl Shell {
             inner.setting = LanSetting {
                 enabled,
                 port,
+                https,
                 ..inner.setting
             };
             inner.error = inner.remember();
@@ -167,12 +172,13 @@ impl Shell {
                 return inner.status();
             }
         };
-        inner.error = inner.open_lan(address, port).await;
+        inner.error = inner.open_lan(address, port, https).await;
         if inner.error.is_none() {
             inner.setting = LanSetting {
                 enabled,
                 port,
                 address: Some(address),
+                https,
             };
             inner.error = inner.remember();
         }
@@ -251,8 +257,12 @@ impl Shell {
         let Some(server) = inner.server.take() else {
             return outcome(false, "The store is not open.".to_owned(), None, false);
         };
-        let (window_addr, extra_addr, lan_addr) =
-            (server.window_addr(), server.extra_addr(), server.lan_addr());
+        let (window_addr, extra_addr, lan_addr, lan_https) = (
+            server.window_addr(),
+            server.extra_addr(),
+            server.lan_addr(),
+            server.lan_https().unwrap_or(false),
+        );
         if let Some(task) = inner.low_stock.take() {
             task.abort();
         }
@@ -281,7 +291,7 @@ impl Shell {
                     Ok(server) => {
                         inner.server = Some(server);
                         if let Some(SocketAddr::V4(lan)) = lan_addr {
-                            inner.error = inner.open_lan(*lan.ip(), lan.port()).await;
+                            inner.error = inner.open_lan(*lan.ip(), lan.port(), lan_https).await;
                         }
                         Ok(())
                     }
@@ -405,8 +415,9 @@ fn choose_address(asked: Option<&str>, remembered: Option<Ipv4Addr>) -> Result<I
 }
 
 impl Inner {
-    /// Opens the LAN listener on `address:port`; `Some(message)` says why it could not be.
-    async fn open_lan(&mut self, address: Ipv4Addr, port: u16) -> Option<String> {
+    /// Opens the LAN listener on `address:port` (over HTTPS when `https`); `Some(message)`
+    /// says why it could not be.
+    async fn open_lan(&mut self, address: Ipv4Addr, port: u16, https: bool) -> Option<String> {
         let server = self.server.as_mut()?;
         if server.serves_port(port) {
             return Some(format!(
@@ -414,7 +425,7 @@ impl Inner {
             ));
         }
         let addr = SocketAddr::V4(SocketAddrV4::new(address, port));
-        match server.open_lan(addr).await {
+        match server.open_lan(addr, https).await {
             Ok(()) => {
                 self.known = lan::interfaces();
                 None
@@ -441,23 +452,34 @@ impl Inner {
 
     fn status(&self) -> LanStatus {
         let interfaces = lan::interfaces();
-        match self.server.as_ref().and_then(Server::lan_addr) {
-            Some(addr) => LanStatus {
-                enabled: true,
-                port: addr.port(),
-                address: Some(addr.ip().to_string()),
-                addresses: match addr {
-                    SocketAddr::V4(v4) => vec![lan::device_url(*v4.ip(), v4.port())],
-                    SocketAddr::V6(_) => Vec::new(),
-                },
-                interfaces,
-                error: self.error.clone(),
-                changed: self.changed.clone(),
-            },
+        let server = self.server.as_ref();
+        match server.and_then(Server::lan_addr) {
+            Some(addr) => {
+                let https = server.and_then(Server::lan_https).unwrap_or(false);
+                LanStatus {
+                    enabled: true,
+                    port: addr.port(),
+                    address: Some(addr.ip().to_string()),
+                    https,
+                    fingerprint: server
+                        .filter(|_| https)
+                        .and_then(|server| server.app().network().tls_loaded())
+                        .map(|tls| tls.fingerprint()),
+                    addresses: match addr {
+                        SocketAddr::V4(v4) => vec![lan::device_url(*v4.ip(), v4.port(), https)],
+                        SocketAddr::V6(_) => Vec::new(),
+                    },
+                    interfaces,
+                    error: self.error.clone(),
+                    changed: self.changed.clone(),
+                }
+            }
             None => LanStatus {
                 enabled: false,
                 port: self.setting.port,
                 address: self.setting.address.map(|a| a.to_string()),
+                https: self.setting.https,
+                fingerprint: None,
                 addresses: Vec::new(),
                 interfaces,
                 error: self.error.clone(),

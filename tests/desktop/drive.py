@@ -259,8 +259,9 @@ def staff_ui_flow(s, pet):
 
 def lan_flow(s):
     status = s.invoke("get_lan_status")
-    check("get_lan_status answers {enabled, port, address, addresses, interfaces, error, changed}",
-          isinstance(status, dict) and set(status) == {"enabled", "port", "address", "addresses", "interfaces", "error", "changed"},
+    check("get_lan_status answers {enabled, port, address, https, fingerprint, addresses, interfaces, error, changed}",
+          isinstance(status, dict) and set(status) == {"enabled", "port", "address", "https", "fingerprint", "addresses",
+                                                       "interfaces", "error", "changed"},
           str(status))
     check("LAN access is off by default, on port 8080, with no network chosen",
           status.get("enabled") is False and status.get("port") == 8080 and status.get("address") is None
@@ -303,7 +304,7 @@ def lan_flow(s):
     except (OSError, ValueError) as err:
         text, saved = "", {"error": str(err)}
     check("the setting is remembered with its network, and no secret in the file",
-          saved.get("lan") == {"enabled": True, "port": LAN_PORT, "address": LAN_HOST} and KEY not in text
+          saved.get("lan") == {"enabled": True, "port": LAN_PORT, "address": LAN_HOST, "https": False} and KEY not in text
           and session_key not in text and "key" not in text.lower(), text or str(saved))
 
     status = s.invoke("set_lan", {"enabled": False})
@@ -604,6 +605,55 @@ def counter_flow(s, pet):
     check("an admin member at the counter gets Network and Restore", who == "Sam" and {"Network", "Restore"} <= set(links), f"{who} {links}")
 
 
+def served_fingerprint(host, port):
+    """The SHA-256 fingerprint of the certificate served at host:port, read from the namespace
+    with openssl (an independent TLS client), as AB:CD:..."""
+    out = subprocess.run(["ip", "netns", "exec", LAN_NETNS, "sh", "-c",
+                          f"openssl s_client -connect {host}:{port} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256"],
+                         capture_output=True, text=True, timeout=30).stdout
+    return out.strip().split("=", 1)[-1].upper() if "=" in out else out.strip()
+
+
+def https_flow(s):
+    """The LAN switch offers HTTPS: served with the store's certificate, its fingerprint shown
+    with the one-time browser warning explained."""
+    status = s.invoke("set_lan", {"enabled": True, "port": LAN_PORT, "address": LAN_HOST, "https": True})
+    fingerprint = status.get("fingerprint") or ""
+    check("set_lan with https on answers https, an https:// address and the certificate's fingerprint",
+          status.get("enabled") is True and status.get("https") is True and status.get("error") is None
+          and status.get("addresses") == [f"https://{LAN_HOST}:{LAN_PORT}"] and len(fingerprint.split(":")) == 32, str(status))
+    out = subprocess.run(["ip", "netns", "exec", LAN_NETNS, "curl", "-sk", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5",
+                          f"https://{LAN_HOST}:{LAN_PORT}/health"], capture_output=True, text=True).stdout
+    check("a LAN device gets answers over HTTPS", out == "200", out)
+    check("plain HTTP on the HTTPS port gets no answer as if it were fine", lan_get("/health") != 200, str(lan_get("/health")))
+    served = served_fingerprint(LAN_HOST, LAN_PORT)
+    check("the certificate served on the LAN is the one whose fingerprint the app shows (openssl from the namespace)",
+          served == fingerprint, f"{served} vs {fingerprint}")
+    status, cert = http("GET", f"{API}/store/certificate", key=KEY)
+    check("the API's /store/certificate names the same fingerprint", status == 200 and (cert or {}).get("fingerprint") == fingerprint, str(cert))
+    saved = json.load(open(ENV["CONFIG"])).get("lan", {})
+    check("HTTPS is remembered with the LAN setting", saved.get("https") is True, str(saved))
+
+    nav_to(s, "Network")
+    s.js("window.scrollTo(0, 0)")
+    said = s.wait("const t = document.body.innerText; const f = document.querySelector('.https-fingerprint');"
+                  " const box = document.querySelector('main input[name=https]');"
+                  " return box && box.checked && f && t.includes('browser warns') && t.includes('continue') && f.textContent",
+                  timeout=15, what="the HTTPS explanation and fingerprint in the Network panel")
+    check("the Network panel explains the one-time browser warning in plain words and shows the fingerprint",
+          said == fingerprint, str(said))
+    check("the panel gives devices the https:// address", f"https://{LAN_HOST}:{LAN_PORT}" in s.js("return document.body.innerText"))
+    time.sleep(0.3)
+    s.screenshot(os.path.join(SHOTS, "network-https-webview.png"))
+    root_screenshot(os.path.join(SHOTS, "network-https-screen.png"))
+
+    # Unticking HTTPS in the panel goes back to plain HTTP on the same port.
+    s.click(s.find("main input[name=https]"))
+    back = wait_for(lambda: lan_get("/health") == 200, timeout=10)
+    check("unticking HTTPS in the panel serves plain HTTP again", bool(back), str(lan_get("/health")))
+    s.invoke("set_lan", {"enabled": False})
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     started = time.monotonic()
@@ -613,7 +663,7 @@ def main():
         pet = seed_pet()  # through the app's own embedded server, which is up now
         flows = [lambda: staff_ui_flow(s, pet), lambda: notification_flow(s, pet)]
         if LAN_NETNS:
-            flows += [lambda: lan_flow(s), lambda: network_change_flow(s), lambda: network_panel(s)]
+            flows += [lambda: lan_flow(s), lambda: network_change_flow(s), lambda: network_panel(s), lambda: https_flow(s)]
         else:
             print("# skipped: the LAN checks (network namespaces are not allowed here; see run.sh's reason)", flush=True)
         flows += [lambda: restore_flow(s), lambda: counter_flow(s, pet)]

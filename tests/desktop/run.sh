@@ -18,7 +18,9 @@
 #    machine's own LAN address; where namespaces are not allowed those checks are skipped with
 #    the reason printed): the desktop session key refused from the LAN and accepted on
 #    loopback, the listener on the chosen address only, LAN access stopped and asked again when
-#    a network appears or the address goes away; the Network panel with "Pair a till"; Restore…
+#    a network appears or the address goes away; HTTPS on the LAN switch (the certificate
+#    served, read by openssl from the namespace, is the one whose fingerprint the panel shows,
+#    beside the one-time browser warning in plain words); the Network panel with "Pair a till"; Restore…
 #    of a backup; "Who is at the counter?" once the store has staff members.
 # Screenshots land in tests/desktop/screenshots/ (not committed). DESKTOP_APP=path skips the
 # build and tests that binary (tests/desktop/deb.sh does so with the packaged one). Installs
@@ -66,7 +68,7 @@ trap cleanup EXIT
 PACKAGES=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libxdo-dev
           libayatana-appindicator3-dev librsvg2-dev
           xvfb webkit2gtk-driver imagemagick x11-utils dbus-daemon dbus-bin dunst curl iproute2
-          fonts-dejavu-core)
+          openssl fonts-dejavu-core)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -22,7 +22,9 @@ export const pollMs = 3000;
  * @property {boolean} enabled
  * @property {number} port
  * @property {string | null} address   the address served on (or remembered)
- * @property {string[]} addresses      http://IP:PORT for the devices, while enabled
+ * @property {boolean} https           devices use HTTPS (or will, when it is turned on)
+ * @property {string | null} fingerprint  the store certificate's SHA-256, while it serves HTTPS
+ * @property {string[]} addresses      http(s)://IP:PORT for the devices, while enabled
  * @property {Interface[]} interfaces  the networks this PC is on now
  * @property {string | null} error     why the last change did not happen
  * @property {string | null} changed   why LAN access stopped by itself (the network changed)
@@ -45,6 +47,8 @@ export function mount(_ctx) {
   const toggle = /** @type {HTMLInputElement} */ (h('input', { id: uid('lan'), type: 'checkbox', role: 'switch' }));
   const network = /** @type {HTMLSelectElement} */ (h('select', { id: uid('network'), name: 'network' }));
   const port = /** @type {HTMLInputElement} */ (h('input', { id: uid('port'), type: 'number', min: '1024', max: '65535', inputmode: 'numeric', style: 'max-width: 9rem' }));
+  const https = /** @type {HTMLInputElement} */ (h('input', { id: uid('https'), type: 'checkbox', name: 'https' }));
+  const certificate = h('div', { class: 'https-note' });
   const state = h('div', { class: 'results', role: 'status', 'aria-live': 'polite' });
   const apply = h('button', { type: 'button', class: 'btn btn-primary' }, 'Apply');
   /** @type {LanStatus | null} */
@@ -64,7 +68,9 @@ export function mount(_ctx) {
   function draw(status) {
     last = status;
     toggle.checked = status.enabled;
+    https.checked = status.https;
     if (document.activeElement !== port) port.value = String(status.port);
+    drawCertificate(status);
     drawNetworks(status);
     const parts = [];
     if (status.changed) {
@@ -85,6 +91,20 @@ export function mount(_ctx) {
     pairing.lan(status.enabled);
   }
 
+  /** The one-time browser warning, in plain words, and the fingerprint to compare. @param {LanStatus} status */
+  function drawCertificate(status) {
+    if (!status.https) {
+      replace(certificate, h('p', { class: 'muted' }, 'With HTTPS, what the tills and tablets send to this PC (keys and sales included) is encrypted on the shop\'s network.'));
+      return;
+    }
+    replace(certificate,
+      h('p', {}, 'The first time another PC or tablet opens the store, its browser warns that the connection is not private or the certificate is not trusted. That is expected: this PC made its own certificate, and no outside company vouches for it.'),
+      h('p', {}, status.fingerprint
+        ? 'Before you continue, open the certificate\'s details in the browser and check that its SHA-256 fingerprint is the one below. If it is, choose to continue (often under "Advanced"); the browser remembers it and does not ask again. If it is not, do not continue and ask the shop\'s manager.'
+        : 'Before you continue, check the certificate\'s SHA-256 fingerprint: it is shown here once devices can use the store.'),
+      status.fingerprint ? h('p', { class: 'mono fingerprint https-fingerprint' }, status.fingerprint) : null);
+  }
+
   /** @param {boolean} enabled */
   async function set(enabled) {
     if (!invoke) return;
@@ -93,6 +113,7 @@ export function mount(_ctx) {
       enabled,
       port: Number.isFinite(wanted) ? wanted : null,
       address: network.value || null,
+      https: https.checked,
     }));
     draw(status);
     if (!status.error) notify(enabled ? 'Devices on this network can use the store.' : 'Only this computer can use the store now.', 'ok');
@@ -100,6 +121,7 @@ export function mount(_ctx) {
 
   toggle.addEventListener('change', () => { void set(toggle.checked); });
   apply.addEventListener('click', () => { void set(toggle.checked); });
+  https.addEventListener('change', () => { void set(toggle.checked); });
 
   const pairing = pairPanel();
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
@@ -108,8 +130,10 @@ export function mount(_ctx) {
       field('Let devices on this network use the store', toggle, 'Tills and tablets on the shop network reach the store through this PC. Each needs its own key, or pair it below.'),
       field('Network', network, 'The shop\'s network. The store is not offered on any other.'),
       field('Port', port),
+      h('div', { class: 'field field-check' }, h('label', { for: https.id }, https, ' Use HTTPS (encrypted)')),
       apply,
     ),
+    certificate,
     state,
     pairing.el,
   );
