@@ -22,7 +22,8 @@
 #    served, read by openssl from the namespace, is the one whose fingerprint the panel shows,
 #    beside the one-time browser warning in plain words); the Network panel with "Pair a till"; Restore…
 #    of a backup; "Who is at the counter?" once the store has staff members.
-# Screenshots land in tests/desktop/screenshots/ (not committed). DESKTOP_APP=path skips the
+# Screenshots land in tests/desktop/screenshots/ (not committed); with UPDATE_SCREENSHOTS=1 a
+# green run also copies the desktop window's screens to docs/screenshots/app-*.png. DESKTOP_APP=path skips the
 # build and tests that binary (tests/desktop/deb.sh does so with the packaged one). Installs
 # what it needs: Debian packages with apt-get (through sudo when not root) and tauri-driver
 # with cargo. Ends with "N passed, M failed" and exits non-zero on any failure.
@@ -299,5 +300,15 @@ if ! grep -q '^ok - ' "$WORK/drive.out"; then
 fi
 sleep 1
 check "the store is intact after the WebDriver session ended the app" test "$(integrity)" = ok
+
+if [ "${UPDATE_SCREENSHOTS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
+    for pair in network-https-webview:app-network-https network-pairing-webview:app-network-pairing \
+        network-changed-screen:app-network-changed restore-dialog-webview:app-restore-dialog \
+        restore-done-webview:app-restore-done counter-webview:app-counter \
+        low-stock-notification-screen:app-low-stock-notification; do
+        cp "$SHOTS/${pair%%:*}.png" "$ROOT/docs/screenshots/${pair##*:}.png"
+    done
+    echo "# the desktop window's screens copied to docs/screenshots/app-*.png"
+fi
 
 finish
