@@ -544,6 +544,45 @@ def restore_flow(s):
     check("after the restore the window reloads signed in", True)
 
 
+def restore_picked_flow(s):
+    """Choose another file…: the system's file dialog (GTK), driven with xdotool; a file that is
+    not a pet store is refused in words and nothing changes."""
+    import sqlite3
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="petstore-pick-")
+    foreign = os.path.join(folder, "holiday-photos.sqlite")
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+    before = http("GET", f"{API}/categories?limit=500", key=KEY)[1]
+    nav_to(s, "Restore")
+    other = s.wait("return [...document.querySelectorAll('main button')].find(b => b.textContent.startsWith('Choose another file')) || null",
+                   what="Choose another file…")
+    s.click(other[ELEMENT])
+    found = subprocess.run(["xdotool", "search", "--sync", "--name", "Choose a Pet Store backup"],
+                           capture_output=True, text=True, timeout=20).stdout.split()
+    if not check("Choose another file… opens the system's file dialog", bool(found), str(found)):
+        return
+    time.sleep(1)
+    root_screenshot(os.path.join(SHOTS, "restore-file-dialog-screen.png"))
+    subprocess.run(["xdotool", "windowfocus", "--sync", found[0]], capture_output=True, timeout=10)
+    subprocess.run(["xdotool", "type", "--delay", "30", foreign], capture_output=True, timeout=30)
+    time.sleep(0.5)
+    subprocess.run(["xdotool", "key", "Return"], capture_output=True, timeout=10)
+    words = s.wait("const d = document.querySelector('dialog[open]'); return d && d.innerText", timeout=20,
+                   what="the confirm dialog for the chosen file")
+    check("the chosen file is named in the question", bool(words) and foreign in words, str(words))
+    s.click(s.find("dialog[open] button[type=submit]"))
+    said = s.wait("const o = document.querySelector('.restore-outcome'); return o && o.innerText.includes('Nothing was restored') && o.innerText",
+                  timeout=60, what="the refusal")
+    check("a file that is not a pet store is refused in words, and the store is open again",
+          bool(said) and "not a Pet Store backup" in said and "open again" in said, str(said))
+    check("nothing changed: the store answers with the same categories",
+          http("GET", f"{API}/categories?limit=500", key=KEY)[1] == before)
+    s.screenshot(os.path.join(SHOTS, "restore-refused-webview.png"))
+    back = s.js("return [...document.querySelectorAll('.restore-outcome button')].find(b => b.textContent === 'Back to the store') || null")
+    check("after a refusal the window offers to go back to the store", bool(back))
+
+
 def counter_flow(s, pet):
     """Who is at the counter?: once the store has staff members, people sign in by name and PIN."""
     for person in ({"name": "Maria", "role": "staff", "pin": "2468"}, {"name": "Sam", "role": "admin", "pin": "1357"}):
@@ -666,7 +705,7 @@ def main():
             flows += [lambda: lan_flow(s), lambda: network_change_flow(s), lambda: network_panel(s), lambda: https_flow(s)]
         else:
             print("# skipped: the LAN checks (network namespaces are not allowed here; see run.sh's reason)", flush=True)
-        flows += [lambda: restore_flow(s), lambda: counter_flow(s, pet)]
+        flows += [lambda: restore_flow(s), lambda: restore_picked_flow(s), lambda: counter_flow(s, pet)]
         for flow in flows:
             try:
                 flow()

@@ -21,6 +21,8 @@
 #    a network appears or the address goes away; HTTPS on the LAN switch (the certificate
 #    served, read by openssl from the namespace, is the one whose fingerprint the panel shows,
 #    beside the one-time browser warning in plain words); the Network panel with "Pair a till"; Restore…
+#    (a backup from the folder, and a foreign file chosen in the system's file dialog, typed
+#    into it with xdotool)
 #    of a backup; "Who is at the counter?" once the store has staff members.
 # Screenshots land in tests/desktop/screenshots/ (not committed); with UPDATE_SCREENSHOTS=1 a
 # green run also copies the desktop window's screens to docs/screenshots/app-*.png. DESKTOP_APP=path skips the
@@ -69,7 +71,7 @@ trap cleanup EXIT
 PACKAGES=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libxdo-dev
           libayatana-appindicator3-dev librsvg2-dev
           xvfb webkit2gtk-driver imagemagick x11-utils dbus-daemon dbus-bin dunst curl iproute2
-          openssl fonts-dejavu-core)
+          openssl xdotool fonts-dejavu-core)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -80,7 +80,7 @@ export function mount(_ctx) {
         h('p', {}, done.message),
         done.kept ? h('p', {}, 'The replaced data: ', h('code', { class: 'restore-kept' }, done.kept)) : null,
         done.serving
-          ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => location.reload() }, 'Show the restored data')
+          ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => location.reload() }, done.restored ? 'Show the restored data' : 'Back to the store')
           : null));
   }
 
