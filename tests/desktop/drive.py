@@ -547,10 +547,17 @@ def restore_flow(s):
 def restore_picked_flow(s):
     """Choose another file…: the system's file dialog (GTK), driven with xdotool; a file that is
     not a pet store is refused in words and nothing changes."""
-    import sqlite3
+    import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="petstore-pick-")
-    foreign = os.path.join(folder, "holiday-photos.sqlite")
+    try:
+        pick_foreign_file(s, os.path.join(folder, "holiday-photos.sqlite"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def pick_foreign_file(s, foreign):
+    import sqlite3
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
     before = http("GET", f"{API}/categories?limit=500", key=KEY)[1]
