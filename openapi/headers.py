@@ -154,11 +154,13 @@ PARAMETERS = {
         "in": "query",
         "description": (
             "Cursor (beta): the page starts right after the record with this id, in the list's "
-            "id order (`sort=id` or `-id` for pets; a name order is 400). Give the last id of "
-            "the page you have; a deleted record still works as a cursor. Not with `offset` "
-            "(400). The answer's `Link` then carries `rel=\"next\"` with `after` (when the "
-            "page is full) and no `rel=\"prev\"`; `X-Total-Count` is the whole list's. The "
-            "way to walk large lists: each page costs the same at any depth."
+            "order. Give the last id of the page you have. In an id order (every list, and "
+            "pets with `sort=id` or `-id`) a deleted record still works as a cursor; in a "
+            "name order the record must still exist (404 `not_found` otherwise). An `offset` "
+            "given with it counts on from the cursor. The answer's `Link` then carries "
+            "`rel=\"next\"` with `after` (when the page is full) and no `rel=\"prev\"`; "
+            "`X-Total-Count` is the whole list's. The way to walk large lists: each page in an "
+            "id order costs the same at any depth."
         ),
         "schema": {"type": "integer", "format": "int64", "minimum": 1},
         "x-stability": "beta",

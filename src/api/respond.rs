@@ -136,7 +136,8 @@ pub fn keyed_page<T: Serialize>(
 fn after_uri(uri: &Uri, limit: i64, after: i64) -> String {
     let mut query = form_urlencoded::Serializer::new(String::new());
     for (name, value) in form_urlencoded::parse(uri.query().unwrap_or("").as_bytes()) {
-        if name != "limit" && name != "after" {
+        // The next page follows the last record directly: any `offset` was this page's.
+        if name != "limit" && name != "after" && name != "offset" {
             query.append_pair(&name, &value);
         }
     }

@@ -65,6 +65,7 @@ fn list(conn: &Connection, pages: &Pages, query: &CategoryQuery) -> Result<Paged
         from: "categories",
         order: "id",
         key: Some(("id", false)),
+        then_id: None,
         tables: &["categories"],
     };
     sql::paged(conn, pages, &list, &filter, query.page, from_row)

@@ -84,6 +84,7 @@ fn list(conn: &Connection, pages: &Pages, query: &InventoryQuery) -> Result<Page
         from: FROM,
         order: "i.pet_id",
         key: Some(("i.pet_id", false)),
+        then_id: None,
         tables: &["inventory", "pets"],
     };
     sql::paged(conn, pages, &list, &filter, query.page, from_row)

@@ -58,6 +58,7 @@ fn list(conn: &Connection, pages: &Pages, query: &OrderQuery) -> Result<Paged<Or
         from: "orders",
         order: "id DESC",
         key: Some(("id", true)),
+        then_id: None,
         tables: &["orders"],
     };
     sql::paged(conn, pages, &list, &filter, query.page, from_row)

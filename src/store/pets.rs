@@ -84,17 +84,18 @@ fn list(conn: &Connection, pages: &Pages, query: &PetQuery) -> Result<Paged<Pet>
             query.ids.iter().map(|&id| Value::Integer(id)).collect(),
         );
     }
-    let (order, key) = match query.sort {
-        PetSort::IdAsc => ("id", Some(("id", false))),
-        PetSort::IdDesc => ("id DESC", Some(("id", true))),
-        PetSort::NameAsc => ("name_fold, id", None),
-        PetSort::NameDesc => ("name_fold DESC, id DESC", None),
+    let (order, key, then_id) = match query.sort {
+        PetSort::IdAsc => ("id", Some(("id", false)), None),
+        PetSort::IdDesc => ("id DESC", Some(("id", true)), None),
+        PetSort::NameAsc => ("name_fold, id", None, Some(("name_fold", false))),
+        PetSort::NameDesc => ("name_fold DESC, id DESC", None, Some(("name_fold", true))),
     };
     let list = ListSql {
         columns: COLUMNS,
         from: "pets",
         order,
         key,
+        then_id,
         tables: &TABLES,
     };
     sql::paged(conn, pages, &list, &filter, query.page, from_row)

@@ -51,6 +51,10 @@ pub struct ListSql<'a> {
     /// descends. Pages can then start right after a known row (`after`, or a remembered
     /// page end) instead of walking the rows before them.
     pub key: Option<(&'a str, bool)>,
+    /// When the order is by one column and then `id` (the same way): that column and whether
+    /// it descends. An `after` cursor then starts after the cursor's record in that order (its
+    /// record must still exist: a deleted one is `not_found`).
+    pub then_id: Option<(&'a str, bool)>,
     /// The tables the query reads (for what [`Pages`] may remember).
     pub tables: &'a [&'a str],
 }
@@ -85,12 +89,11 @@ pub fn paged<T>(
     };
     // Where the page starts: after a key (the client's, or a remembered page end), then
     // `skip` rows on.
+    // With `after`, `offset` counts on from the cursor.
     let (after, skip, jumped) = match (page.after, list.key) {
-        (Some(after), Some(_)) => (Some(after), 0, false),
-        (Some(_), None) => {
-            return Err(StoreError::Internal(
-                "this list's order cannot start after a record".into(),
-            ))
+        (Some(after), Some(_)) => (Some(after), page.offset, false),
+        (Some(after), None) => {
+            return paged_after_in_order(conn, list, filter, page, after, map);
         }
         (None, Some(_)) if page.offset > 0 => match remembered(page.offset) {
             Some((at, key)) => (Some(key), page.offset - at, true),
@@ -162,6 +165,57 @@ pub fn paged<T>(
             return paged(conn, &Pages::new(false), list, filter, page, map);
         }
     }
+    Ok(Paged { items, total })
+}
+
+/// A page starting after the record `after` in an order by a column and then `id`
+/// ([`ListSql::then_id`]); `page.offset` counts on from it.
+fn paged_after_in_order<T>(
+    conn: &Connection,
+    list: &ListSql<'_>,
+    filter: &Filter,
+    page: Page,
+    after: i64,
+    mut map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Paged<T>> {
+    let Some((column, descending)) = list.then_id else {
+        return Err(StoreError::Internal(
+            "this list's order cannot start after a record".into(),
+        ));
+    };
+    let cursor: Option<Value> = conn
+        .prepare_cached(&format!("SELECT {column} FROM {} WHERE id = ?", list.from))?
+        .query_map([after], |row| row.get(0))?
+        .next()
+        .transpose()?;
+    let Some(cursor) = cursor else {
+        return Err(crate::domain::DomainError::NotFound {
+            kind: "record",
+            id: after,
+        }
+        .into());
+    };
+    let op = if descending { "<" } else { ">" };
+    let where_sql = filter.sql();
+    let clause = format!("({column}, id) {op} (?, ?)");
+    let clauses_sql = if where_sql.is_empty() {
+        format!(" WHERE {clause}")
+    } else {
+        format!("{where_sql} AND {clause}")
+    };
+    let mut params = filter.params.clone();
+    params.extend([cursor, Value::Integer(after)]);
+    params.extend([Value::Integer(page.limit), Value::Integer(page.offset)]);
+    let items = conn
+        .prepare_cached(&format!(
+            "SELECT {} FROM {}{clauses_sql} ORDER BY {} LIMIT +? OFFSET +?",
+            list.columns, list.from, list.order
+        ))?
+        .query_map(Values(&params), |row| map(row))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let total = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM {}{where_sql}", list.from))?
+        .query_row(Values(filter.params()), |row| row.get(0))?;
     Ok(Paged { items, total })
 }
 

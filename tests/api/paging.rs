@@ -336,13 +336,61 @@ async fn the_after_cursor_walks_a_list_and_only_its_users_see_it_in_links() {
     ] {
         assert_eq!(app.get(path).await.status(), 200, "{path}");
     }
-    assert_error(app.get("/pets?after=1&offset=2").await, 400, "bad_request").await;
-    assert_error(app.get("/pets?after=1&sort=name").await, 400, "bad_request").await;
     assert_error(app.get("/pets?after=0").await, 400, "bad_request").await;
     assert_error(
         app.get("/store/inventory/1/adjustments?after=1").await,
         400,
         "bad_request",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_offset_beside_the_cursor_counts_on_from_it_and_the_next_link_drops_it() {
+    let app = TestApp::spawn().await;
+    let (_, created) = seven_pets(&app).await;
+    let res = app
+        .get(&format!("/pets?limit=2&after={}&offset=2", created[0]))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        header(&res, "link"),
+        format!("</pets?limit=2&after={}>; rel=\"next\"", created[4])
+    );
+    assert_eq!(ids(&body(res).await), vec![created[3], created[4]]);
+}
+
+#[tokio::test]
+async fn the_cursor_in_a_name_order_starts_after_its_record_and_a_deleted_one_is_not_found() {
+    let app = TestApp::spawn().await;
+    let (_, created) = seven_pets(&app).await;
+    // Name order: Alpha(1) bravo(4) Charlie(3) delta(0) Echo(6) foxtrot(5) golf(2).
+    let names = |v: Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let res = app
+        .get(&format!("/pets?sort=name&limit=3&after={}", created[3]))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "x-total-count"), "7");
+    assert_eq!(names(body(res).await), ["delta", "Echo", "foxtrot"]);
+    let res = app
+        .get(&format!("/pets?sort=-name&limit=2&after={}", created[3]))
+        .await;
+    assert_eq!(names(body(res).await), ["bravo", "Alpha"]);
+    assert_eq!(
+        app.delete(&format!("/pets/{}", created[3])).await.status(),
+        204
+    );
+    assert_error(
+        app.get(&format!("/pets?sort=name&after={}", created[3]))
+            .await,
+        404,
+        "not_found",
     )
     .await;
 }
