@@ -22,10 +22,21 @@ pub async fn list(
     Query(query): Query<PetQuery>,
 ) -> Result<Response> {
     let page = query.page;
-    let list = match s.app.store().pets().remembered(&query) {
-        Some(list) => list,
-        None => s.app.store().pets().list(query).await?,
-    };
+    // A page remembered since nothing it shows changed: answered with its JSON as first made.
+    if let Some(hit) = s.app.store().pets().remembered(&query) {
+        let body = hit
+            .rendered
+            .get_or_init(|| respond::json_of(&hit.list.items))
+            .clone();
+        return Ok(respond::rendered_keyed_page(
+            &uri,
+            page,
+            &hit.list,
+            body,
+            |p| p.id,
+        ));
+    }
+    let list = s.app.store().pets().list(query).await?;
     Ok(respond::keyed_page(&uri, page, &list, |p| p.id))
 }
 

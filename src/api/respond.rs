@@ -1,6 +1,7 @@
 //! Building successful answers: single records with their `ETag`, created records with
 //! `Location`, and list pages with `X-Total-Count` and an RFC 8288 `Link`.
 
+use axum::body::Bytes;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -9,7 +10,13 @@ use crate::domain::etag;
 use crate::domain::query::{Page, Paged};
 
 fn json_response<T: Serialize>(status: StatusCode, value: &T) -> Response {
-    let body = serde_json::to_vec(value).unwrap_or_default();
+    json_bytes(
+        status,
+        Bytes::from(serde_json::to_vec(value).unwrap_or_default()),
+    )
+}
+
+fn json_bytes(status: StatusCode, body: Bytes) -> Response {
     (
         status,
         [(
@@ -91,7 +98,16 @@ fn with_etag<T: Serialize>(mut response: Response, value: &T) -> Response {
 /// One page of a list: a JSON array, `X-Total-Count`, and `Link` to the next and previous
 /// pages where there are some.
 pub fn page<T: Serialize>(uri: &Uri, page: Page, list: &Paged<T>) -> Response {
-    let mut response = json_response(StatusCode::OK, &list.items);
+    offset_page(uri, page, list, json_of(&list.items))
+}
+
+/// The JSON of a list's records.
+pub fn json_of<T: Serialize>(items: &[T]) -> Bytes {
+    Bytes::from(serde_json::to_vec(items).unwrap_or_default())
+}
+
+fn offset_page<T>(uri: &Uri, page: Page, list: &Paged<T>, body: Bytes) -> Response {
+    let mut response = json_bytes(StatusCode::OK, body);
     let headers = response.headers_mut();
     headers.insert(
         HeaderName::from_static("x-total-count"),
@@ -114,10 +130,21 @@ pub fn keyed_page<T: Serialize>(
     list: &Paged<T>,
     key: impl Fn(&T) -> i64,
 ) -> Response {
+    rendered_keyed_page(uri, page, list, json_of(&list.items), key)
+}
+
+/// [`keyed_page`] with the records' JSON already made (`body`, from [`json_of`]).
+pub fn rendered_keyed_page<T>(
+    uri: &Uri,
+    page: Page,
+    list: &Paged<T>,
+    body: Bytes,
+    key: impl Fn(&T) -> i64,
+) -> Response {
     if page.after.is_none() {
-        return self::page(uri, page, list);
+        return offset_page(uri, page, list, body);
     }
-    let mut response = json_response(StatusCode::OK, &list.items);
+    let mut response = json_bytes(StatusCode::OK, body);
     let headers = response.headers_mut();
     headers.insert(
         HeaderName::from_static("x-total-count"),

@@ -197,17 +197,13 @@ impl Pages {
     }
 
     /// A whole answer remembered for `key` at `version`.
-    pub fn answer<T: Clone + Send + Sync + 'static>(
-        &self,
-        key: &str,
-        version: Version,
-    ) -> Option<T> {
+    pub fn answer<T: Send + Sync + 'static>(&self, key: &str, version: Version) -> Option<Arc<T>> {
         let answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         let (at, value) = answers.by_key.get(key)?;
         if *at != version {
             return None;
         }
-        value.downcast_ref::<T>().cloned()
+        value.clone().downcast::<T>().ok()
     }
 
     /// Remembers a whole answer of `records` records read at `version`.
@@ -216,18 +212,14 @@ impl Pages {
         key: String,
         version: Version,
         records: usize,
-        value: T,
+        value: Arc<T>,
     ) {
         let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         if answers.weight + records + 1 > ANSWERS_WEIGHT_MAX {
             answers.by_key.clear();
             answers.weight = 0;
         }
-        if answers
-            .by_key
-            .insert(key, (version, Arc::new(value)))
-            .is_none()
-        {
+        if answers.by_key.insert(key, (version, value)).is_none() {
             answers.weight += records + 1;
         }
     }
@@ -271,8 +263,8 @@ mod tests {
         let v1 = pages.version(Tables::of(&["pets"])).expect("settled");
         assert_eq!(pages.start_before("pets", v1, 120), None);
         assert_eq!(pages.total("pets", v1), None);
-        pages.keep_answer("a".into(), v0, 1, 7i64);
-        assert_eq!(pages.answer::<i64>("a", v0), Some(7));
+        pages.keep_answer("a".into(), v0, 1, Arc::new(7i64));
+        assert_eq!(pages.answer::<i64>("a", v0).as_deref(), Some(&7));
         assert_eq!(pages.answer::<i64>("a", v1), None);
     }
 }

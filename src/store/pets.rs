@@ -1,5 +1,7 @@
 //! Queries and changes of pets.
 
+use std::sync::{Arc, OnceLock};
+
 use rusqlite::types::Value;
 use rusqlite::{params, OptionalExtension};
 
@@ -115,9 +117,20 @@ fn list_remembering(conn: &Connection, pages: &Pages, query: &PetQuery) -> Resul
     let before = pages.version(tables);
     let list = list(conn, pages, query)?;
     if let Some(version) = before.filter(|v| pages.version(tables) == Some(*v)) {
-        pages.keep_answer(answer_key(query), version, list.items.len(), list.clone());
+        let kept = RememberedPage {
+            list: list.clone(),
+            rendered: OnceLock::new(),
+        };
+        pages.keep_answer(answer_key(query), version, list.items.len(), Arc::new(kept));
     }
     Ok(list)
+}
+
+/// A page of pets remembered from an earlier read, shared by the requests it answers, with
+/// room for the caller's rendering of it (made once, by the first caller that needs it).
+pub struct RememberedPage {
+    pub list: Paged<Pet>,
+    pub rendered: OnceLock<bytes::Bytes>,
 }
 
 /// Creates a pet and its stock record at 0.
@@ -318,7 +331,7 @@ impl<'s> Pets<'s> {
 
     /// The same page as [`Pets::list`] would read, when it is remembered from an earlier
     /// read and nothing it depends on has changed since: answered without a reader.
-    pub fn remembered(&self, query: &PetQuery) -> Option<Paged<Pet>> {
+    pub fn remembered(&self, query: &PetQuery) -> Option<Arc<RememberedPage>> {
         let pages = &self.0.inner.pages;
         let version = pages.version(Tables::of(&TABLES))?;
         pages.answer(&answer_key(query), version)
