@@ -13,6 +13,7 @@ import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -43,7 +44,8 @@ class Server:
     """
 
     def __init__(self, argv: list[str], env: dict | None = None, log: Path | None = None,
-                 health: str = "/health", timeout: float = 30.0):
+                 health: str = "/health", timeout: float = 30.0, address: str | None = None):
+        """`address`: where a server that does not print "listening on" was told to listen."""
         self.argv = argv
         self.log_path = log
         log_file = open(log, "ab") if log else subprocess.DEVNULL
@@ -54,7 +56,7 @@ class Server:
                                      env=full_env, cwd=ROOT)
         threading.Thread(target=self._drain, args=(lines, log_file), daemon=True).start()
         deadline = t0 + timeout
-        while True:
+        while address is None:
             try:
                 line = lines.get(timeout=max(0.0, deadline - time.perf_counter()))
             except queue.Empty:
@@ -65,8 +67,8 @@ class Server:
                                    + (f"; see {log}" if log else ""))
             match = LISTENING.search(line)
             if match:
-                self.addr = match.group(1)
-                break
+                address = match.group(1)
+        self.addr = address
         self.host, port = self.addr.rsplit(":", 1)
         self.port = int(port)
         self.base = f"http://{self.addr}"
@@ -193,6 +195,13 @@ class Client:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (for servers that cannot take port 0)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def serve_help(binary: Path) -> str:

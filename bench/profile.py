@@ -41,8 +41,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", choices=["read", "list", "create", "order"], default="read")
     parser.add_argument("--binary", type=Path, help="the petstore binary (default: target/release)")
-    parser.add_argument("--duration", type=float, default=8.0, help="seconds of load sampled")
-    parser.add_argument("--frequency", type=int, default=1999, help="samples a second per CPU")
+    parser.add_argument("--duration", type=float, default=5.0, help="seconds of load sampled")
+    parser.add_argument("--frequency", type=int, default=499, help="samples a second per CPU")
     parser.add_argument("--out", type=Path, help="the SVG to write (default bench/profiles/SCENARIO.svg)")
     args = parser.parse_args()
     ensure_tools()
@@ -69,7 +69,7 @@ def main() -> int:
         run.wrk(server.base + "/pets", script, script_args, 2, key)  # warm up
         data = work / "perf.data"
         perf = subprocess.Popen(["perf", "record", "-F", str(args.frequency), "-g", "--call-graph",
-                                 "dwarf,16384", "-p", str(server.pid), "-o", str(data)],
+                                 "dwarf,8192", "-p", str(server.pid), "-o", str(data)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(0.5)
         figures = run.wrk(server.base + "/pets", script, script_args, args.duration, key)

@@ -11,11 +11,11 @@ function M.setup(thread)
    thread:set("tid", #threads)
 end
 
--- Reads one integer per line.
+-- Reads one id per line: an integer, or a word (other servers' record ids).
 function M.read_ids(path)
    local ids = {}
    for line in io.lines(path) do
-      local n = tonumber(line)
+      local n = tonumber(line) or line:match("^%s*([%w_-]+)%s*$")
       if n then ids[#ids + 1] = n end
    end
    assert(#ids > 0, "no ids in " .. path)
