@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: `./scripts/test.sh` on a fresh Debian or Ubuntu
 # machine installs what the suites need (as root, or through sudo), then runs them in
-# order of cost. `./scripts/test.sh rust` (or contract, clients, ui, crash, faults, desktop) runs
+# order of cost. `./scripts/test.sh rust` (or contract, clients, ui, crash, faults, postgres, desktop) runs
 # one suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(rust contract clients ui crash faults desktop)
+[ ${#suites[@]} -gt 0 ] || suites=(rust contract clients ui crash faults postgres desktop)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -65,6 +65,16 @@ suite_faults() {
   need_packages python3 sqlite3 util-linux
   cargo build --bin petstore
   python3 tests/faults/run.py
+}
+
+suite_postgres() {
+  echo "== the HTTP suite and two processes on PostgreSQL (a throwaway cluster)"
+  need_packages postgresql postgresql-common python3
+  cargo build --bin petstore
+  cargo test --test api --no-run
+  # fsync off: the cluster lives for this run only; the store's own commits are still
+  # acknowledged only after PostgreSQL has them.
+  pg_virtualenv -o fsync=off -o max_connections=400 tests/postgres/run.sh
 }
 
 suite_desktop() {

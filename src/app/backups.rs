@@ -68,6 +68,10 @@ impl Backups {
     /// Takes a backup now, then prunes the folder to the kept count. Blocks until the copy is
     /// written, checked and synced.
     pub fn take(&self) -> Result<BackupFile, StoreError> {
+        if crate::store::is_postgres(&self.inner.store) {
+            // The same refusal as `petstore backup`, before any folder is made.
+            crate::store::backup(&self.inner.store, &self.inner.store)?;
+        }
         let _one_at_a_time = self.inner.taking.lock().unwrap_or_else(|e| e.into_inner());
         let taken = self.inner.folder.take(&self.inner.store)?;
         tracing::info!(name = %taken.name, size = taken.size, "backup taken");

@@ -8,10 +8,14 @@ use std::sync::{Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// How often day counts and last-use times are saved.
-const SAVE_EVERY: Duration = Duration::from_secs(5);
-/// How often keys are re-read from the store.
-const RELOAD_KEYS_EVERY: Duration = Duration::from_secs(2);
+/// How often day counts and last-use times are saved, and other processes' counts read
+/// back: a process runs ahead of the others by at most this (plus their own) period of
+/// traffic, 4 s in all (docs/rate-limits.md).
+const SAVE_EVERY: Duration = Duration::from_secs(2);
+/// How often keys are re-read from the store: a key revoked (or a role changed) by another
+/// process, on the same PostgreSQL database or by `petstore keys` on the file, takes effect
+/// here within about a second, under the 2 s the interface promises.
+const RELOAD_KEYS_EVERY: Duration = Duration::from_secs(1);
 /// How often old events and idempotency records are pruned.
 const PRUNE_EVERY: Duration = Duration::from_secs(600);
 

@@ -81,7 +81,7 @@ impl App {
                 sign_ins: crate::auth::pin::SignInGuard::default(),
                 backups: backups::Backups::new(settings.db.clone(), settings.backup.clone()),
                 pairings: pairings::Pairings::default(),
-                network: network::Network::new(crate::store::files_parent(&settings.db).to_owned()),
+                network: network::Network::new(crate::store::files_parent(&settings.db)),
             }),
         };
         if settings.tls.is_on() {

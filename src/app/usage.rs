@@ -55,7 +55,7 @@ impl Usage {
     }
 
     /// Adds the requests counted since the last save, and the keys' last uses, to the
-    /// store. An idle app writes nothing.
+    /// store (an idle app writes nothing), then counts what other processes added.
     pub fn save(&self, store: &Store, keyring: &Keyring) -> Result<(), StoreError> {
         let mut saved = self.saved.lock().unwrap_or_else(|e| e.into_inner());
         let counted: Vec<(String, i64, u64)> = self
@@ -90,10 +90,9 @@ impl Usage {
                     .map(|t| (id, crate::domain::time::format(t)))
             })
             .collect();
-        if deltas.is_empty() && uses.is_empty() {
-            return Ok(());
+        if !deltas.is_empty() || !uses.is_empty() {
+            store.usage().save(deltas, uses).wait()?;
         }
-        store.usage().save(deltas, uses).wait()?;
         // Only today's counts are ever saved again; forget the rest so this never grows.
         let today = crate::limits::day_start(self.now());
         saved.counts.retain(|_, (day, _)| *day == today);
@@ -104,6 +103,20 @@ impl Usage {
             }
         }
         saved.uses.extend(used);
+        // What other processes on the same store (several servers on one PostgreSQL
+        // database) added since: counted here too, and marked as already in the store.
+        for (subject, day, total) in store.usage().load(today).wait()? {
+            let known = match saved.counts.get(&subject) {
+                Some(&(saved_day, count)) if saved_day == day => count,
+                _ => 0,
+            };
+            if total > known {
+                if let Some(parsed) = parse_subject(&subject) {
+                    self.limiter.add_day_count(parsed, day, total - known);
+                    saved.counts.insert(subject, (day, total));
+                }
+            }
+        }
         Ok(())
     }
 

@@ -280,6 +280,20 @@ impl Limiter {
             .raise_to(day_start_secs, count);
     }
 
+    /// Adds `extra` requests that other processes on the same store served today for
+    /// `subject`, so a day's quota is counted across processes.
+    pub fn add_day_count(&self, subject: Subject, day_start_secs: i64, extra: u64) {
+        let mut map = self.shard(&subject);
+        if day_start_secs != day_start(self.clock.now()) || extra == 0 {
+            return;
+        }
+        let entry = map.entry(subject).or_default();
+        let current = entry.day.get(day_start_secs);
+        entry
+            .day
+            .raise_to(day_start_secs, current.saturating_add(extra));
+    }
+
     /// Drops subjects with nothing left to remember: no request this minute or today, no
     /// refusal in the current refusal window and no ban. Locks one shard at a time and gives
     /// back memory after a burst; cheap enough to call every minute.

@@ -7,6 +7,9 @@
 //! - a write transaction: `BEGIN IMMEDIATE` on SQLite; on PostgreSQL `BEGIN` and the
 //!   store-wide advisory lock [`WRITE_LOCK`], held to the commit, so the groups of several
 //!   processes commit one after another (event ids commit in order; see `pg`);
+//! - SQLite's two-argument `MAX(a, b)` is written `CASE WHEN a > b THEN a ELSE b END`, and a
+//!   parameter is first used where its type shows (`at >= ?1 OR ?1 IS NULL`);
+//! - text: PostgreSQL's cannot hold NUL (`pg` binds it as U+FFFD, which nothing stored has);
 //! - the id of an inserted row: `last_insert_rowid()` on SQLite, `RETURNING id` on
 //!   PostgreSQL ([`returning_id`]).
 // Without the `postgres` feature the PostgreSQL half of the seam is unused.

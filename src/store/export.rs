@@ -54,7 +54,7 @@ fn stock_changes(
 ) -> Result<Vec<[String; 9]>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, pet_id, delta, quantity_after, reason, source, order_id, key_name, at
-         FROM stock_changes WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at < ?2)
+         FROM stock_changes WHERE (at >= ?1 OR ?1 IS NULL) AND (at < ?2 OR ?2 IS NULL)
          ORDER BY id",
     )?;
     let rows = stmt.query_map([start, end], |row| {

@@ -75,9 +75,15 @@ use writer::Tx;
 use crate::domain::event::Event;
 use crate::domain::DomainError;
 
-/// The folder holding the store's file `path`.
-pub fn files_parent(path: &Path) -> &Path {
-    files::parent_of(path)
+/// The folder for the store's own files (backups, certificate): the one holding the store's
+/// file `path`; for a PostgreSQL store, this user's data folder (or the current folder when
+/// the system names none).
+pub fn files_parent(path: &Path) -> PathBuf {
+    if is_postgres(path) {
+        return directories::ProjectDirs::from("shop", "petstore", "petstore")
+            .map_or_else(|| PathBuf::from("."), |dirs| dirs.data_dir().to_owned());
+    }
+    files::parent_of(path).to_owned()
 }
 
 /// Why a store operation failed.
@@ -111,6 +117,10 @@ impl From<rusqlite::Error> for StoreError {
         #[cfg(feature = "postgres")]
         if let Some(pg) = pg::PgError::inside(&err) {
             return Self::from_pg(pg, &err);
+        }
+        #[cfg(feature = "postgres")]
+        if pg::Lost::is(&err) {
+            return Self::Unavailable(err.to_string());
         }
         if is_unique_violation(&err) {
             // A write that raced another to the same unique value. The statements that can

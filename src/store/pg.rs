@@ -55,12 +55,36 @@ impl PgError {
     }
 }
 
+/// The connection was lost inside a transaction, which PostgreSQL undid.
+#[derive(Debug)]
+pub struct Lost;
+
+impl fmt::Display for Lost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the connection to PostgreSQL was lost; the transaction was undone")
+    }
+}
+
+impl Error for Lost {}
+
+impl Lost {
+    /// Whether `err` is this.
+    pub fn is(err: &rusqlite::Error) -> bool {
+        matches!(err, rusqlite::Error::ToSqlConversionFailure(inner) if inner.is::<Lost>())
+    }
+}
+
 fn wrap(err: postgres::Error) -> rusqlite::Error {
     rusqlite::Error::ToSqlConversionFailure(Box::new(PgError(err)))
 }
 
 /// One thread's connection to the database.
 pub struct Session {
+    url: String,
+    read_only: bool,
+    /// Inside a transaction opened by [`Session::batch`]: a dropped connection is then not
+    /// replaced until the next `BEGIN`, so the writer sees its group undone.
+    in_transaction: std::cell::Cell<bool>,
     client: RefCell<Client>,
     plain: RefCell<HashMap<String, Prepared>>,
     returning: RefCell<HashMap<String, Prepared>>,
@@ -69,15 +93,39 @@ pub struct Session {
 impl Session {
     /// Connects to `url`; a reader's session refuses writes.
     pub fn connect(url: &str, read_only: bool) -> Result<Self, postgres::Error> {
+        Ok(Self {
+            url: url.to_owned(),
+            read_only,
+            in_transaction: std::cell::Cell::new(false),
+            client: RefCell::new(Self::client_for(url, read_only)?),
+            plain: RefCell::new(HashMap::new()),
+            returning: RefCell::new(HashMap::new()),
+        })
+    }
+
+    fn client_for(url: &str, read_only: bool) -> Result<Client, postgres::Error> {
         let mut client = Client::connect(url, NoTls)?;
         if read_only {
             client.batch_execute("SET default_transaction_read_only = on")?;
         }
-        Ok(Self {
-            client: RefCell::new(client),
-            plain: RefCell::new(HashMap::new()),
-            returning: RefCell::new(HashMap::new()),
-        })
+        Ok(client)
+    }
+
+    /// The client, connected again first if the server dropped the connection (a restart
+    /// of PostgreSQL): the request that met the drop failed, the next ones work. Statements
+    /// prepared on the old connection are forgotten.
+    fn client(&self) -> rusqlite::Result<std::cell::RefMut<'_, Client>> {
+        if self.client.borrow().is_closed() {
+            if self.in_transaction.get() {
+                return Err(rusqlite::Error::ToSqlConversionFailure(Box::new(Lost)));
+            }
+            let fresh = Self::client_for(&self.url, self.read_only).map_err(wrap)?;
+            *self.client.borrow_mut() = fresh;
+            self.plain.borrow_mut().clear();
+            self.returning.borrow_mut().clear();
+            tracing::info!("connected to PostgreSQL again");
+        }
+        Ok(self.client.borrow_mut())
     }
 
     /// The prepared statement of `sql` (with `RETURNING id` when `returning`), prepared on
@@ -95,7 +143,7 @@ impl Session {
         if returning {
             text = dialect::returning_id(&text);
         }
-        let stmt = self.client.borrow_mut().prepare(&text).map_err(wrap)?;
+        let stmt = self.client()?.prepare(&text).map_err(wrap)?;
         let prepared = Prepared {
             stmt,
             sql: Arc::from(sql),
@@ -107,11 +155,7 @@ impl Session {
     pub fn execute(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<usize> {
         let params = params(values);
         let refs = refs(&params);
-        let changed = self
-            .client
-            .borrow_mut()
-            .execute(&stmt.stmt, &refs)
-            .map_err(wrap)?;
+        let changed = self.client()?.execute(&stmt.stmt, &refs).map_err(wrap)?;
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
@@ -128,15 +172,23 @@ impl Session {
     pub fn query(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<Vec<postgres::Row>> {
         let params = params(values);
         let refs = refs(&params);
-        self.client
-            .borrow_mut()
-            .query(&stmt.stmt, &refs)
-            .map_err(wrap)
+        self.client()?.query(&stmt.stmt, &refs).map_err(wrap)
     }
 
     /// Statements without parameters, by the simple protocol.
     pub fn batch(&self, sql: &str) -> rusqlite::Result<()> {
-        self.client.borrow_mut().batch_execute(sql).map_err(wrap)
+        let begins = sql.starts_with("BEGIN");
+        let ends = sql.ends_with("COMMIT") || sql == "ROLLBACK";
+        if begins {
+            self.in_transaction.set(false);
+        }
+        let done = self.client()?.batch_execute(sql).map_err(wrap);
+        if begins {
+            self.in_transaction.set(done.is_ok());
+        } else if ends {
+            self.in_transaction.set(false);
+        }
+        done
     }
 
     pub fn is_closed(&self) -> bool {
@@ -205,6 +257,12 @@ impl ToSql for Param<'_> {
                 Type::INT4 => s.parse::<i32>()?.to_sql(ty, out),
                 Type::FLOAT8 => s.parse::<f64>()?.to_sql(ty, out),
                 Type::BYTEA => s.as_bytes().to_sql(ty, out),
+                // PostgreSQL text cannot hold NUL, so no stored text has one: a NUL in a
+                // search or a code matches nothing, as a character no text has.
+                _ if s.contains('\0') => s
+                    .replace('\0', "\u{FFFD}")
+                    .as_str()
+                    .to_sql(&Type::TEXT, out),
                 _ => s.as_str().to_sql(&Type::TEXT, out),
             },
             Value::Blob(b) => match *ty {

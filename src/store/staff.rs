@@ -193,8 +193,10 @@ fn open_sessions(conn: &Connection) -> Result<Vec<OpenSession>> {
 
 /// Records when sessions were last used (session id, Unix seconds).
 fn touch_sessions(tx: &Tx<'_>, uses: &[(i64, i64)]) -> Result<()> {
-    let mut update = tx
-        .prepare_cached("UPDATE staff_sessions SET last_used = MAX(last_used, ?2) WHERE id = ?1")?;
+    let mut update = tx.prepare_cached(
+        "UPDATE staff_sessions SET last_used = CASE WHEN last_used > ?2 THEN last_used ELSE ?2 END
+             WHERE id = ?1",
+    )?;
     for (id, at) in uses {
         update.execute(params![id, at])?;
     }

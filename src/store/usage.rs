@@ -30,7 +30,8 @@ fn add(tx: &Tx<'_>, deltas: &[UsageDelta]) -> Result<()> {
                  WHEN rate_usage.day_start < excluded.day_start THEN excluded.count
                  ELSE rate_usage.count
              END,
-             day_start = MAX(rate_usage.day_start, excluded.day_start)",
+             day_start = CASE WHEN rate_usage.day_start > excluded.day_start
+                 THEN rate_usage.day_start ELSE excluded.day_start END",
     )?;
     for delta in deltas {
         let served = i64::try_from(delta.served).unwrap_or(i64::MAX);

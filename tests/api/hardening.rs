@@ -17,8 +17,19 @@ async fn a_write_answered_408_is_never_committed_later() {
     let category = app.category("Birds").await;
     // Another program holds the write lock for 2.5 s: the writer waits for it (its busy
     // timeout is longer), and the request times out meanwhile.
+    // On PostgreSQL the write lock is the store's advisory lock (see src/store/dialect.rs).
     let db = app.db_path();
     let holder = std::thread::spawn(move || {
+        if crate::support::postgres_base().is_some() {
+            let url = db.to_str().unwrap();
+            let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+            client
+                .batch_execute("BEGIN; SELECT pg_advisory_xact_lock(88258697691137)")
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(2500));
+            client.batch_execute("COMMIT").unwrap();
+            return;
+        }
         let conn = Connection::open(db).unwrap();
         conn.execute_batch("BEGIN IMMEDIATE").unwrap();
         std::thread::sleep(Duration::from_millis(2500));

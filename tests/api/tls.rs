@@ -61,8 +61,17 @@ async fn certificate(app: &TestApp) -> (Value, String) {
     (body(res).await, served)
 }
 
+/// Why the HTTPS tests skip on PostgreSQL: the certificate is kept in the folder beside the
+/// store's file, which a PostgreSQL store has not (it uses the user's data folder, shared by
+/// every test); HTTPS itself does not depend on the engine.
+const TLS_FILES: &str =
+    "the certificate lives beside a SQLite file; HTTPS does not depend on the engine";
+
 #[tokio::test]
 async fn an_https_server_answers_with_the_stored_certificate_whose_fingerprint_the_api_shows() {
+    if !crate::support::sqlite_only(TLS_FILES) {
+        return;
+    }
     let app = https_app().await;
     let (shown, served) = certificate(&app).await;
     assert_eq!(shown["https"], true);
@@ -97,6 +106,9 @@ async fn a_plain_http_server_says_it_has_no_https() {
 
 #[tokio::test]
 async fn a_second_start_serves_the_same_certificate() {
+    if !crate::support::sqlite_only(TLS_FILES) {
+        return;
+    }
     let app = https_app().await;
     let (_, first) = certificate(&app).await;
     let app = app.restart().await;
@@ -107,6 +119,9 @@ async fn a_second_start_serves_the_same_certificate() {
 
 #[tokio::test]
 async fn a_certificate_near_its_end_is_renewed_at_start() {
+    if !crate::support::sqlite_only(TLS_FILES) {
+        return;
+    }
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let key = rcgen::KeyPair::generate().unwrap();
     let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).unwrap();
@@ -135,6 +150,9 @@ async fn a_certificate_near_its_end_is_renewed_at_start() {
 
 #[tokio::test]
 async fn a_pairing_url_over_https_carries_the_fingerprint() {
+    if !crate::support::sqlite_only(TLS_FILES) {
+        return;
+    }
     let app = https_app().await;
     let res = app
         .post(
@@ -239,6 +257,9 @@ async fn a_pairing_made_at_the_counter_gives_the_address_of_the_network_listener
 
 #[tokio::test]
 async fn a_connection_that_dawdles_over_the_handshake_is_cut_and_others_are_answered() {
+    if !crate::support::sqlite_only(TLS_FILES) {
+        return;
+    }
     let app = https_app().await;
     let mut slow = tokio::net::TcpStream::connect(app.addr).await.unwrap();
     // The first bytes of a TLS record header, then nothing.
@@ -260,6 +281,9 @@ async fn a_connection_that_dawdles_over_the_handshake_is_cut_and_others_are_answ
 
 #[tokio::test]
 async fn plain_http_on_the_https_port_is_redirected_to_https() {
+    if !crate::support::sqlite_only(TLS_FILES) {
+        return;
+    }
     let app = https_app().await;
     let plain = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Two `petstore serve` processes on one PostgreSQL database behave as one store.
+
+Checks, each printed as one line:
+  - 40 one-unit orders sent at once, spread over both processes, against stock 10: exactly
+    10 succeed (the others are 409), the stock is 0, and the stock history adds up;
+  - an Idempotency-Key used on one process replays its answer on the other;
+  - an event stream on each process sees the orders placed on both, in the same order;
+  - a key revoked on one process is refused by the other within 2 seconds;
+  - `kill -9` of one process while orders stream in loses nothing it acknowledged (the
+    other process shows every acknowledged order, and stock, orders and history add up).
+
+Usage: python3 tests/postgres/two_processes.py --db postgresql://… --bin target/debug/petstore
+Exits 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import secrets
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "bench"))
+import harness  # noqa: E402
+
+FAILED: list[str] = []
+
+
+def check(name: str, ok: bool, detail: str = "") -> None:
+    print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
+    if not ok:
+        FAILED.append(name)
+
+
+class Stream(threading.Thread):
+    """Reads one process's /events stream, keeping (id, type, order id) of each event."""
+
+    def __init__(self, server: harness.Server, key: str):
+        super().__init__(daemon=True)
+        self.conn = http.client.HTTPConnection(server.host, server.port, timeout=30)
+        self.conn.request("GET", "/events", headers={"X-API-Key": key, "Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        self.events: list[tuple[int, str, int | None]] = []
+        self.lock = threading.Lock()
+
+    def run(self) -> None:
+        import json
+        event_id, kind = None, None
+        try:
+            while True:
+                raw = self.response.readline()
+                if not raw:
+                    return
+                line = raw.decode().rstrip("\n")
+                if line.startswith("id: "):
+                    event_id = int(line[4:])
+                elif line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: ") and event_id is not None:
+                    data = json.loads(line[6:])
+                    inner = data.get("data") if isinstance(data, dict) else None
+                    order = inner.get("id") if isinstance(inner, dict) else None
+                    with self.lock:
+                        self.events.append((event_id, kind or "", order))
+                    event_id, kind = None, None
+        except OSError:
+            return
+
+    def orders(self) -> list[int]:
+        with self.lock:
+            return [o for (_, kind, o) in self.events if kind == "order.created"]
+
+    def ids(self) -> list[int]:
+        with self.lock:
+            return [i for (i, _, _) in self.events]
+
+
+def history_adds_up(client: harness.Client, pet: int, given: int) -> str | None:
+    quantity = client.expect(200, "GET", f"/store/inventory/{pet}")["quantity"]
+    history = list(client.pages(f"/store/inventory/{pet}/adjustments"))  # newest first
+    if sum(h["delta"] for h in history) != quantity:
+        return f"history sums to {sum(h['delta'] for h in history)}, stock is {quantity}"
+    before = 0
+    for entry in reversed(history):
+        if entry["quantityAfter"] != before + entry["delta"]:
+            return f"entry {entry['id']} does not follow from the one before"
+        before = entry["quantityAfter"]
+    orders = [o for o in client.pages(f"/store/orders?petId={pet}")]
+    if quantity + sum(o["quantity"] for o in orders) != given:
+        return f"stock {quantity} + ordered {sum(o['quantity'] for o in orders)} != {given}"
+    in_history = sorted(h["orderId"] for h in history if h["source"] == "order")
+    if in_history != sorted(o["id"] for o in orders):
+        return "the history's orders are not the pet's orders"
+    return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--bin", default="target/debug/petstore")
+    args = parser.parse_args()
+    binary = Path(args.bin).resolve()
+    admin_key = "two-admin-" + secrets.token_urlsafe(32)
+    env = {"PETSTORE_ADMIN_KEY": admin_key, **(harness.rate_limit_switch(binary) or {})}
+    work = Path(tempfile.mkdtemp(prefix="petstore-two-"))
+
+    def start(name: str) -> harness.Server:
+        return harness.Server([str(binary), "serve", "--db", args.db, "--bind", "127.0.0.1:0"],
+                              env=env, log=work / f"{name}.log")
+
+    # Started together: the migrations and the first admin key are made once.
+    started: dict[str, harness.Server] = {}
+    threads = [threading.Thread(target=lambda n=n: started.__setitem__(n, start(n))) for n in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    a, b = started["a"], started["b"]
+    admin_a, admin_b = harness.Client(a.base, admin_key), harness.Client(b.base, admin_key)
+    keys = admin_a.expect(200, "GET", "/admin/keys")
+    check("two processes started together made one admin key", len(keys) == 1, f"{len(keys)} keys")
+
+    # 40 one-unit orders over both processes against stock 10.
+    category = admin_a.expect(201, "POST", "/categories", {"name": "two-" + secrets.token_hex(4)})["id"]
+    pet = admin_a.expect(201, "POST", "/pets", {"name": "Last ten", "categoryId": category,
+                                                "status": "available"})["id"]
+    admin_b.expect(200, "PUT", f"/store/inventory/{pet}", {"quantity": 10})
+    answers: list[int] = []
+    lock = threading.Lock()
+    gate = threading.Barrier(40)
+
+    def order(server: harness.Server) -> None:
+        client = harness.Client(server.base, admin_key)
+        gate.wait()
+        status, _, _ = client.call("POST", "/store/orders", {"petId": pet, "quantity": 1})
+        with lock:
+            answers.append(status)
+        client.close()
+
+    threads = [threading.Thread(target=order, args=(a if i % 2 else b,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    check("40 parallel orders over two processes against stock 10: exactly 10 succeed",
+          answers.count(201) == 10 and answers.count(409) == 30,
+          f"201 x{answers.count(201)}, 409 x{answers.count(409)}, others {sorted(set(answers) - {201, 409})}")
+    problem = history_adds_up(admin_a, pet, 10)
+    check("the stock is 0 and the history adds up", problem is None, problem or "")
+
+    # An Idempotency-Key replays across processes (on a pet of its own: the first is pending
+    # now that its last unit went).
+    pet = admin_a.expect(201, "POST", "/pets", {"name": "Plenty", "categoryId": category,
+                                                "status": "available"})["id"]
+    admin_a.expect(200, "PUT", f"/store/inventory/{pet}", {"quantity": 100})
+    key = "two-" + secrets.token_hex(8)
+    s1, _, first = admin_a.call("POST", "/store/orders", {"petId": pet, "quantity": 2}, {"Idempotency-Key": key})
+    s2, _, again = admin_b.call("POST", "/store/orders", {"petId": pet, "quantity": 2}, {"Idempotency-Key": key})
+    check("an Idempotency-Key used on one process replays on the other",
+          s1 == 201 and s2 == 201 and first == again, f"{s1} {s2}")
+    stock = admin_b.expect(200, "GET", f"/store/inventory/{pet}")["quantity"]
+    check("the replayed order took its units once", stock == 98, f"stock {stock}")
+
+    # A stream on each process sees every order, in one order.
+    streams = [Stream(a, admin_key), Stream(b, admin_key)]
+    for s in streams:
+        s.start()
+    time.sleep(0.3)
+    placed = []
+    for i in range(8):
+        placed.append((admin_a if i % 2 else admin_b).expect(
+            201, "POST", "/store/orders", {"petId": pet, "quantity": 1})["id"])
+    deadline = time.time() + 10
+    while time.time() < deadline and not all(set(placed) <= set(s.orders()) for s in streams):
+        time.sleep(0.05)
+    seen = [s.orders() for s in streams]
+    check("a stream on each process sees the orders placed on both",
+          all(set(placed) <= set(o) for o in seen), f"placed {placed}, seen {seen}")
+    check("both streams deliver the events in the same order, once each",
+          streams[0].ids() == streams[1].ids() and len(set(streams[0].ids())) == len(streams[0].ids()),
+          f"{streams[0].ids()[:12]} vs {streams[1].ids()[:12]}")
+
+    # A key revoked on one process is refused by the other within 2 s.
+    made = admin_a.expect(201, "POST", "/admin/keys", {"name": "till", "role": "pos", "plan": "business"})
+    till_b = harness.Client(b.base, made["secret"])
+    deadline = time.time() + 5
+    while till_b.call("GET", "/pets")[0] != 200 and time.time() < deadline:
+        time.sleep(0.05)
+    admin_a.call("DELETE", f"/admin/keys/{made['id']}")
+    revoked = time.time()
+    refused_after = None
+    while time.time() - revoked < 5:
+        if till_b.call("GET", "/pets")[0] == 401:
+            refused_after = time.time() - revoked
+            break
+        time.sleep(0.05)
+    check("a key revoked on one process is refused by the other within 2 s",
+          refused_after is not None and refused_after <= 2.0,
+          f"after {refused_after:.2f} s" if refused_after is not None else "still accepted after 5 s")
+
+    # kill -9 of one process while orders stream in loses nothing it acknowledged.
+    stock_pet = admin_a.expect(201, "POST", "/pets", {"name": "Busy", "categoryId": category,
+                                                      "status": "available"})["id"]
+    admin_a.expect(200, "PUT", f"/store/inventory/{stock_pet}", {"quantity": 100000})
+    acked: list[int] = []
+    stop = threading.Event()
+
+    def stream_orders(server: harness.Server) -> None:
+        client = harness.Client(server.base, admin_key, timeout=5.0)
+        while not stop.is_set():
+            try:
+                status, _, body = client.call("POST", "/store/orders", {"petId": stock_pet, "quantity": 1})
+            except (OSError, http.client.HTTPException):
+                return
+            if status == 201:
+                with lock:
+                    acked.append(body["id"])
+
+    writers = [threading.Thread(target=stream_orders, args=(a if i % 2 else b,)) for i in range(8)]
+    for t in writers:
+        t.start()
+    time.sleep(1.0)
+    a.kill()
+    time.sleep(0.5)
+    stop.set()
+    for t in writers:
+        t.join(10)
+    missing = [o for o in acked if admin_b.call("GET", f"/store/orders/{o}")[0] != 200]
+    check("kill -9 of one process loses no acknowledged order (read on the other)",
+          bool(acked) and not missing, f"{len(acked)} acknowledged, missing {missing[:5]}")
+    problem = history_adds_up(admin_b, stock_pet, 100000)
+    check("after the kill, stock, orders and history add up", problem is None, problem or "")
+    a2 = start("a2")
+    status = harness.Client(a2.base, admin_key).call("GET", f"/store/orders/{acked[-1]}")[0] if acked else 0
+    check("the killed process restarts and serves the same store", status == 200, f"{status}")
+
+    for server in (a2, b):
+        server.stop()
+    print(f"{'FAILED: ' + ', '.join(FAILED) if FAILED else 'all two-process checks passed'}")
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
