@@ -68,6 +68,10 @@ pub async fn take(_: Auth<Admin>, State(s): State<AppState>) -> Result<Response>
         .await
         .map_err(|_| ApiError::internal())?
         .map_err(|err| {
+            if let StoreError::Domain(refusal) = err {
+                // A PostgreSQL store: backups are pg_dump's (409 conflict, saying so).
+                return ApiError::from(refusal);
+            }
             tracing::error!(%err, "a backup asked for failed");
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,

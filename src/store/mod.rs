@@ -322,7 +322,7 @@ impl Store {
         let reader_url = url.to_owned();
         let readers = readers::spawn(
             Arc::new(move || connection::open_postgres(&reader_url, true)),
-            readers::COUNT,
+            readers::POSTGRES_COUNT,
         )?;
         Ok(Self {
             inner: Arc::new(Inner {

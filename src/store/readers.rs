@@ -10,6 +10,10 @@ use super::{Result, StoreError};
 
 /// How many reader threads the store runs.
 pub const COUNT: usize = 4;
+/// On PostgreSQL: each holds a connection (a server process) of a database several
+/// petstore processes share, and the reads wait on the server rather than the CPU here.
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+pub const POSTGRES_COUNT: usize = 3;
 
 /// A read to run on some reader's connection.
 pub type Job = Box<dyn FnOnce(&Connection) + Send>;

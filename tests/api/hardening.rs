@@ -19,6 +19,7 @@ async fn a_write_answered_408_is_never_committed_later() {
     // timeout is longer), and the request times out meanwhile.
     // On PostgreSQL the write lock is the store's advisory lock (see src/store/dialect.rs).
     let db = app.db_path();
+    let (locked, holding) = std::sync::mpsc::channel::<()>();
     let holder = std::thread::spawn(move || {
         if crate::support::postgres_base().is_some() {
             let url = db.to_str().unwrap();
@@ -26,16 +27,20 @@ async fn a_write_answered_408_is_never_committed_later() {
             client
                 .batch_execute("BEGIN; SELECT pg_advisory_xact_lock(88258697691137)")
                 .unwrap();
+            let _ = locked.send(());
             std::thread::sleep(Duration::from_millis(2500));
             client.batch_execute("COMMIT").unwrap();
             return;
         }
         let conn = Connection::open(db).unwrap();
         conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let _ = locked.send(());
         std::thread::sleep(Duration::from_millis(2500));
         conn.execute_batch("COMMIT").unwrap();
     });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    tokio::task::spawn_blocking(move || holding.recv().unwrap())
+        .await
+        .unwrap();
     let res = app
         .post(
             "/pets",

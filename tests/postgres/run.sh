@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 base="postgresql://${PGUSER}:${PGPASSWORD}@${PGHOST}:${PGPORT}"
 echo "== tests/api on PostgreSQL ${PGVERSION:-}"
-PETSTORE_TEST_POSTGRES="$base" cargo test --test api
+# More test threads than cores: on PostgreSQL a test mostly waits on the server's processes.
+PETSTORE_TEST_POSTGRES="$base" cargo test --test api -- --test-threads 4
 if [ -f tests/postgres/two_processes.py ]; then
   echo "== two processes on one PostgreSQL database"
   psql -q -c "CREATE DATABASE petstore_two" postgres
