@@ -19,7 +19,9 @@ PyPI and npm; left out with the reason when they cannot be) and, with `--baselin
 or `--baseline BINARY`, on an earlier petstore, all in the same rotation. The growth run puts
 the same lists and order placement on a store of 100,000 pets and 1,000,000 orders, written
 with SQL, beside a store of 1,000 (`--only main` / `--only growth` run one part). Results also
-go to bench/results/<timestamp>.json.
+go to bench/results/<timestamp>.json. `--postgres postgresql://user:pw@host:port` adds petstore
+on a new PostgreSQL database on that server, in the rotation ("postgres"), and two processes
+on it with the connections split between them ("postgres x2").
 """
 
 from __future__ import annotations
@@ -75,9 +77,10 @@ def ensure_wrk() -> str:
     return found
 
 
-def wrk(url: str, script: str, script_args: list[str], duration: float, key: str | None) -> dict:
+def wrk(url: str, script: str, script_args: list[str], duration: float, key: str | None,
+        connections: int = CONNECTIONS) -> dict:
     """One wrk run; returns its done() JSON plus requests per second."""
-    cmd = ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{max(1, round(duration))}s",
+    cmd = ["wrk", f"-t{THREADS}", f"-c{connections}", f"-d{max(1, round(duration))}s",
            "--timeout", "5s", "-s", str(WRK_DIR / script)]
     if key:
         cmd += ["-H", f"X-API-Key: {key}"]
@@ -372,10 +375,19 @@ def measure_starts(binary: Path, work: Path, env: dict, count: int = 5) -> list[
     return times
 
 
-def start_petstore(binary: Path, work: Path, name: str, env: dict) -> tuple[harness.Server, str, list[int], list[int], dict]:
-    """A petstore on a fresh store with its bench key, seeded through the API; returns the
-    server, the key, the category and pet ids, and its memory after start and when idle."""
-    store = Petstore(binary, work / f"{name}.sqlite", "bench-admin-" + secrets.token_urlsafe(32), env,
+def new_postgres_database(base_url: str) -> str:
+    """A new, empty database on the PostgreSQL server at `base_url`: its URL."""
+    name = "petstore_bench_" + secrets.token_hex(4)
+    subprocess.run(["psql", "-q", "-c", f"CREATE DATABASE {name}", f"{base_url}/postgres"], check=True)
+    return f"{base_url}/{name}"
+
+
+def start_petstore(binary: Path, work: Path, name: str, env: dict,
+                   db: str | None = None) -> tuple[harness.Server, str, list[int], list[int], dict]:
+    """A petstore on a fresh store (a file in `work`, or the PostgreSQL database `db`) with
+    its bench key, seeded through the API; returns the server, the key, the category and pet
+    ids, and its memory after start and when idle."""
+    store = Petstore(binary, db or work / f"{name}.sqlite", "bench-admin-" + secrets.token_urlsafe(32), env,
                      work / f"{name}.log")
     server = store.start()
     memory = {"started": server.memory_kib()}
@@ -407,6 +419,9 @@ def main() -> int:
     parser.add_argument("--baseline-commit", metavar="REV",
                         help="also measure petstore built at REV (built once, kept in target/baseline/)")
     parser.add_argument("--no-others", action="store_true", help="leave out PocketBase and json-server")
+    parser.add_argument("--postgres", metavar="URL",
+                        help="also petstore on PostgreSQL, one process and two: the server's base URL "
+                             "(postgresql://user:password@host:port); a new database is made on it")
     args = parser.parse_args()
 
     ensure_wrk()
@@ -475,6 +490,16 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
         base_memory.pop("seed_seconds")
         servers["baseline"] = (b_server, b_key, write_ids(work, "baseline-pets.txt", b_pets),
                                write_ids(work, "baseline-categories.txt", b_categories))
+    pg_second = None
+    if args.postgres:
+        # The same store on PostgreSQL: one process in the rotation ("postgres"), then two
+        # processes on the database with the connections split ("postgres x2").
+        print("PostgreSQL: seeding the same store on a new database", flush=True)
+        pg_db = new_postgres_database(args.postgres.rstrip("/"))
+        pg_server, pg_key, pg_categories, pg_pets, _ = start_petstore(binary, work, "postgres", env, pg_db)
+        servers["postgres"] = (pg_server, pg_key, write_ids(work, "postgres-pets.txt", pg_pets),
+                               write_ids(work, "postgres-categories.txt", pg_categories))
+        pg_second = Petstore(binary, pg_db, "unused-on-a-seeded-store", env, work / "postgres-2.log").start()
     ceiling = harness.Server([str(ceiling_binary), "--bind", "127.0.0.1:0"], log=work / "ceiling.log")
     others, missing = ([], {}) if args.no_others else \
         other_servers.start_all(work, PETS, categories, category_ids)
@@ -499,6 +524,13 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
                 o_path, o_script, o_args = other.scenarios[name]
                 runs[other.label] = (other.server.base + o_path, o_script, o_args, other.key)
         figures = rotate(runs, args.duration, args.warmup)
+        if pg_second:
+            srv, k, p_ids, c_ids = servers["postgres"]
+            split = list(concurrent.futures.ThreadPoolExecutor(2).map(
+                lambda n: wrk((srv, pg_second)[n].base + path, script,
+                              args_for(p_ids, c_ids, f"pg2-{n}"), args.duration, k, CONNECTIONS // 2),
+                (0, 1)))
+            figures["postgres x2"] = dict(combine(split), rps=sum(r["rps"] for r in split))
         row = {"scenario": name, "target_ratio": target, **figures,
                "ratio": figures["petstore"]["rps"] / figures["ceiling"]["rps"]}
         if "baseline" in figures:
@@ -511,6 +543,8 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
     ceiling.stop()
     for srv, *_ in servers.values():
         srv.stop()
+    if pg_second:
+        pg_second.stop()
     for other in others:
         other.stop()
     results.update({"memory_kib": memory, "baseline_memory_kib": base_memory,
