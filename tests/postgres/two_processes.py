@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "bench"))
 import harness  # noqa: E402
 
 FAILED: list[str] = []
+STARTED: list[harness.Server] = []  # killed at the end, whatever happened
 
 
 def check(name: str, ok: bool, detail: str = "") -> None:
@@ -110,8 +111,10 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="petstore-two-"))
 
     def start(name: str) -> harness.Server:
-        return harness.Server([str(binary), "serve", "--db", args.db, "--bind", "127.0.0.1:0"],
-                              env=env, log=work / f"{name}.log")
+        server = harness.Server([str(binary), "serve", "--db", args.db, "--bind", "127.0.0.1:0"],
+                                env=env, log=work / f"{name}.log")
+        STARTED.append(server)
+        return server
 
     # Started together: the migrations and the first admin key are made once.
     started: dict[str, harness.Server] = {}
@@ -246,4 +249,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+    finally:
+        for started in STARTED:
+            started.kill()
+    sys.exit(code)
