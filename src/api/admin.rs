@@ -160,6 +160,6 @@ pub async fn revoke(_: Auth<Admin>, State(s): State<AppState>, Id(id): Id) -> Re
 
 pub async fn lift_ban(_: Auth<Admin>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
     s.app.store().keys().get(id).await?;
-    s.app.limiter().lift_ban(&Subject::Key(id));
+    s.app.lift_ban(Subject::Key(id)).await?;
     Ok(respond::no_content())
 }

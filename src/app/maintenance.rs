@@ -1,5 +1,6 @@
 //! The maintenance thread: every few seconds it saves usage and last-use times, re-reads
 //! the keys (so `petstore keys revoke` from another process takes effect while serving),
+//! shares bans with the other processes on the store every second,
 //! and now and then prunes old events and idempotency records. It holds only a weak handle,
 //! so it ends with the app.
 
@@ -23,6 +24,9 @@ const PRUNE_EVERY: Duration = Duration::from_secs(600);
 pub trait Maintained: Send + Sync + 'static {
     fn reload_keys(&self) -> Result<(), crate::store::StoreError>;
     fn save_usage(&self) -> Result<(), crate::store::StoreError>;
+    /// Shares bans with the other processes serving the store (every second, so a ban
+    /// reaches them within about 2 s).
+    fn sync_bans(&self) -> Result<(), crate::store::StoreError>;
     fn forget_idle(&self);
     fn prune(&self) -> Result<usize, crate::store::StoreError>;
 }
@@ -74,6 +78,9 @@ fn tick(app: &impl Maintained, ticks: u64) {
     if due(RELOAD_KEYS_EVERY) {
         if let Err(err) = app.reload_keys() {
             tracing::warn!(%err, "re-reading keys failed");
+        }
+        if let Err(err) = app.sync_bans() {
+            tracing::warn!(%err, "sharing bans failed");
         }
     }
     if due(SAVE_EVERY) {

@@ -119,6 +119,11 @@ impl App {
         self.inner.usage.limiter()
     }
 
+    /// Lifts the ban on `subject` here and on every process serving the store.
+    pub async fn lift_ban(&self, subject: crate::limits::Subject) -> Result<(), StoreError> {
+        self.inner.usage.lift_ban(&self.inner.store, subject).await
+    }
+
     /// The store's backups: the schedule, the folder, taking one now.
     pub fn backups(&self) -> &backups::Backups {
         &self.inner.backups
@@ -191,6 +196,10 @@ impl maintenance::Maintained for Inner {
     fn save_usage(&self) -> Result<(), StoreError> {
         self.usage.save(&self.store, self.keys.keyring())?;
         staff::save_session_uses(&self.store, self.keys.keyring())
+    }
+
+    fn sync_bans(&self) -> Result<(), StoreError> {
+        self.usage.sync_bans(&self.store)
     }
 
     fn forget_idle(&self) {

@@ -120,6 +120,46 @@ impl Usage {
         Ok(())
     }
 
+    /// Shares bans with the other processes serving the store: writes the bans started here
+    /// since the last call, then takes the store's list as the truth (bans started elsewhere
+    /// are imposed here, and bans lifted elsewhere are lifted here).
+    pub fn sync_bans(&self, store: &Store) -> Result<(), StoreError> {
+        let now = self.now();
+        let started: Vec<(String, i64)> = self
+            .limiter
+            .take_started_bans()
+            .into_iter()
+            .map(|(subject, until)| (subject_key(&subject), until))
+            .collect();
+        if !started.is_empty() {
+            store.bans().start(started, now).wait()?;
+        }
+        let shared: HashMap<Subject, i64> = store
+            .bans()
+            .active(now)
+            .wait()?
+            .into_iter()
+            .filter_map(|(subject, until)| parse_subject(&subject).map(|s| (s, until)))
+            .collect();
+        // A ban started here after the write above is not in the list yet: it stays.
+        for (subject, _) in self.limiter.bans() {
+            if !shared.contains_key(&subject) && !self.limiter.ban_pending(&subject) {
+                self.limiter.lift_ban(&subject);
+            }
+        }
+        for (subject, until) in shared {
+            self.limiter.impose_ban(subject, until);
+        }
+        Ok(())
+    }
+
+    /// Lifts the ban on `subject` here and for every process serving the store.
+    pub async fn lift_ban(&self, store: &Store, subject: Subject) -> Result<(), StoreError> {
+        store.bans().lift(subject_key(&subject)).await?;
+        self.limiter.lift_ban(&subject);
+        Ok(())
+    }
+
     /// Forgets subjects that have been idle long enough not to matter.
     pub fn forget_idle(&self) {
         self.limiter.forget_idle();
@@ -182,6 +222,39 @@ mod tests {
         // A program started now begins from the sum.
         let restarted = Usage::load(&b, BanPolicy::default(), clock).unwrap();
         assert_eq!(restarted.limiter().peek(&subject, quota).day.used, 10);
+        a.close();
+        b.close();
+    }
+
+    #[test]
+    fn a_ban_started_by_one_program_reaches_the_other_and_lifting_it_lifts_it_for_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite");
+        let (a, b) = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
+        let clock = Arc::new(TestClock::new(1_800_000_000));
+        let policy = BanPolicy::default();
+        let ua = Usage::load(&a, policy, clock.clone()).unwrap();
+        let ub = Usage::load(&b, policy, clock.clone()).unwrap();
+        let subject = Subject::Addr("192.0.2.7".parse().unwrap());
+        for _ in 0..=policy.max_rejections {
+            ua.limiter().record_refusal(&subject);
+        }
+        let until = ua.limiter().banned_until(&subject).expect("banned on a");
+        assert_eq!(ub.limiter().banned_until(&subject), None);
+        ua.sync_bans(&a).unwrap();
+        ub.sync_bans(&b).unwrap();
+        assert_eq!(ub.limiter().banned_until(&subject), Some(until), "shared");
+        // A second look changes nothing, on either side.
+        ua.sync_bans(&a).unwrap();
+        assert_eq!(ua.limiter().banned_until(&subject), Some(until));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(ub.lift_ban(&b, subject)).unwrap();
+        assert_eq!(ub.limiter().banned_until(&subject), None);
+        ua.sync_bans(&a).unwrap();
+        assert_eq!(ua.limiter().banned_until(&subject), None, "lifted for both");
         a.close();
         b.close();
     }

@@ -62,6 +62,11 @@ impl BanState {
         Some(self.until)
     }
 
+    /// Banned until `until` at least (a ban started elsewhere).
+    pub(crate) fn ban_until(&mut self, until: i64) {
+        self.until = self.until.max(until);
+    }
+
     /// Ends any ban and forgets the refusals.
     pub(crate) fn lift(&mut self) {
         *self = BanState::default();

@@ -138,6 +138,9 @@ pub struct Limiter {
     /// Secret seed of the shard choice, so that clients cannot aim their addresses at one shard.
     seed: u64,
     shards: Box<[Shard]>,
+    /// Bans started here and not yet handed to [`Limiter::take_started_bans`] (to share
+    /// them with the other processes serving the store).
+    started: Mutex<Vec<(Subject, i64)>>,
 }
 
 impl fmt::Debug for Limiter {
@@ -157,6 +160,7 @@ impl Limiter {
             clock,
             seed: RandomState::new().hash_one(0x5eed_u64),
             shards: (0..SHARDS).map(|_| Shard::default()).collect(),
+            started: Mutex::default(),
         }
     }
 
@@ -204,7 +208,9 @@ impl Limiter {
         };
         // The refusal that starts a ban is still answered `rate_limited` (it is the one that
         // takes the count past the limit); the ban shows from the next request on.
-        entry.ban.record_rejection(&self.policy, now);
+        if let Some(until) = entry.ban.record_rejection(&self.policy, now) {
+            self.note_started(*subject, until);
+        }
         Decision::Limited {
             status,
             retry_after: secs_until(reset, now),
@@ -219,10 +225,60 @@ impl Limiter {
         if map.len() >= MAX_PER_SHARD && !map.contains_key(subject) {
             self.make_room(&mut map, now);
         }
-        map.entry(*subject)
+        let started = map
+            .entry(*subject)
             .or_default()
             .ban
             .record_rejection(&self.policy, now);
+        if let Some(until) = started {
+            self.note_started(*subject, until);
+        }
+    }
+
+    fn note_started(&self, subject: Subject, until: i64) {
+        self.started
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((subject, until));
+    }
+
+    /// The bans started here since the last call, with when each ends.
+    pub fn take_started_bans(&self) -> Vec<(Subject, i64)> {
+        std::mem::take(&mut *self.started.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Whether a ban of `subject` started here is waiting for [`Limiter::take_started_bans`].
+    pub fn ban_pending(&self, subject: &Subject) -> bool {
+        self.started
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|(s, _)| s == subject)
+    }
+
+    /// Every subject banned now, with when its ban ends.
+    pub fn bans(&self) -> Vec<(Subject, i64)> {
+        let mut bans = Vec::new();
+        for shard in &*self.shards {
+            let map = lock(shard);
+            let now = self.clock.now();
+            bans.extend(
+                map.iter()
+                    .filter_map(|(s, e)| e.ban.banned_until(now).map(|until| (*s, until))),
+            );
+        }
+        bans
+    }
+
+    /// Bans `subject` until `until` (a ban another process started), unless it is banned
+    /// longer already.
+    pub fn impose_ban(&self, subject: Subject, until: i64) {
+        let mut map = self.shard(&subject);
+        let now = self.clock.now();
+        if map.len() >= MAX_PER_SHARD && !map.contains_key(&subject) {
+            self.make_room(&mut map, now);
+        }
+        map.entry(subject).or_default().ban.ban_until(until);
     }
 
     /// Both windows of `subject` under `quota` right now, counting nothing (for listings).

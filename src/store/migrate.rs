@@ -19,6 +19,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (3, "shop", include_str!("../../migrations/0003_shop.sql")),
     (8, "staff", include_str!("../../migrations/0008_staff.sql")),
+    (14, "bans", include_str!("../../migrations/0014_bans.sql")),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -47,6 +48,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         8,
         "staff",
         include_str!("../../migrations/postgres/0008_staff.sql"),
+    ),
+    (
+        14,
+        "bans",
+        include_str!("../../migrations/postgres/0014_bans.sql"),
     ),
 ];
 

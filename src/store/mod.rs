@@ -25,6 +25,7 @@
 
 mod backup;
 pub mod backups;
+pub mod bans;
 mod call;
 pub mod categories;
 mod claim;
@@ -441,6 +442,10 @@ impl Store {
     }
 
     /// Saved request counts of rate-limit subjects.
+    pub fn bans(&self) -> bans::Bans<'_> {
+        bans::Bans(self)
+    }
+
     pub fn usage(&self) -> usage::Usage<'_> {
         usage::Usage(self)
     }

@@ -7,6 +7,7 @@ Checks, each printed as one line:
   - an Idempotency-Key used on one process replays its answer on the other;
   - an event stream on each process sees the orders placed on both, in the same order;
   - a key revoked on one process is refused by the other within 2 seconds;
+  - a ban started on one process refuses the caller on the other within 2 seconds;
   - `kill -9` of one process while orders stream in loses nothing it acknowledged (the
     other process shows every acknowledged order, and stock, orders and history add up).
 
@@ -243,6 +244,38 @@ def main() -> int:
     check("the killed process restarts and serves the same store", status == 200, f"{status}")
 
     for server in (a2, b):
+        server.stop()
+
+    # A ban started on one process refuses the caller on the other within 2 s, and lifting
+    # holds for both. Two more processes, with rate limits on (bans need them).
+    limited_env = {k: v for k, v in env.items() if k != "PETSTORE_RATE_LIMITS"}
+
+    def start_limited(name: str) -> harness.Server:
+        server = harness.Server([str(binary), "serve", "--db", args.db, "--bind", "127.0.0.1:0"],
+                                env=limited_env, log=work / f"{name}.log")
+        STARTED.append(server)
+        return server
+
+    c, d = start_limited("c"), start_limited("d")
+    stranger_c, stranger_d = harness.Client(c.base), harness.Client(d.base)
+    assert stranger_d.call("POST", "/pair", {"code": "WRONGCOD"})[0] == 404
+    codes = []
+    for _ in range(40):
+        codes.append(stranger_c.call("POST", "/pair", {"code": "WRONGCOD"})[0])
+        if codes[-1] == 429:
+            break
+    banned = time.time()
+    refused_after = None
+    while time.time() - banned < 5:
+        status, _, body = stranger_d.call("POST", "/pair", {"code": "WRONGCOD"})
+        if status == 429 and isinstance(body, dict) and body.get("code") == "temporarily_banned":
+            refused_after = time.time() - banned
+            break
+        time.sleep(0.05)
+    check("a ban started on one process refuses the caller on the other within 2 s",
+          429 in codes and refused_after is not None and refused_after <= 2.0,
+          f"after {refused_after:.2f} s" if refused_after is not None else f"codes on c {codes[-3:]}; not refused on d after 5 s")
+    for server in (c, d):
         server.stop()
     print(f"{'FAILED: ' + ', '.join(FAILED) if FAILED else 'all two-process checks passed'}")
     return 1 if FAILED else 0
