@@ -20,7 +20,7 @@ from pathlib import Path
 from errors import ERROR_RESPONSES, EXAMPLE_MESSAGES, error_response
 from facts import BAN, BODY_LIMIT, BOUNDS, OPERATIONS, PLANS, ROLES, hi, n
 from headers import DEPRECATION_HEADERS, HEADERS, PARAMETERS
-from parts import json_content, schema, with_rate_limits
+from parts import header, json_content, param, schema, with_rate_limits
 from paths import PATHS
 from schemas import SCHEMAS
 import pairing
@@ -176,6 +176,24 @@ def check_operations():
             problems.append(f"{key}: needs no key but its security is not []")
     if problems:
         raise SystemExit("openapi: the paths disagree with the contract:\n  " + "\n  ".join(sorted(problems)))
+
+
+def conditional_reads():
+    """Every GET answering a record with its ETag also answers 304 to a matching
+    If-None-Match (src/api/conditional.rs)."""
+    for item in DOCUMENT["paths"].values():
+        get = item.get("get")
+        ok = (get or {}).get("responses", {}).get("200", {})
+        if "ETag" not in ok.get("headers", {}):
+            continue
+        get.setdefault("parameters", []).append(param("IfNoneMatch"))
+        get["responses"]["304"] = {
+            "description": "Not modified: `If-None-Match` names the record's current `ETag`. No body.",
+            "headers": with_rate_limits({"ETag": header("ETag")}),
+        }
+
+
+conditional_reads()
 
 
 def render():

@@ -165,6 +165,16 @@ PARAMETERS = {
         "schema": {"type": "integer", "format": "int64", "minimum": 1},
         "x-stability": "beta",
     },
+    "IfNoneMatch": {
+        "name": "If-None-Match",
+        "in": "header",
+        "description": (
+            "The `ETag` of the copy you already have: when it is still the record's, the "
+            "answer is 304 with no body (the headers as on 200), so polling a record costs "
+            "no JSON. `*` or a list of tags works as RFC 9110 says."
+        ),
+        "schema": {"type": "string"},
+    },
     "IfMatch": {
         "name": "If-Match",
         "in": "header",

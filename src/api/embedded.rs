@@ -5,6 +5,7 @@
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use super::conditional::if_none_match_hits;
 use super::error::ApiError;
 
 /// Answers `file` from the embedded folder `E`, a 304 when the client's copy is current,
@@ -46,14 +47,4 @@ fn content_type(file: &str) -> HeaderValue {
 
 fn etag_of(sha256: &[u8; 32]) -> String {
     format!("\"{}\"", hex::encode(sha256))
-}
-
-fn if_none_match_hits(request: &HeaderMap, etag: &str) -> bool {
-    request
-        .get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .map(|tag| tag.trim().trim_start_matches("W/"))
-        .any(|tag| tag == "*" || tag == etag)
 }

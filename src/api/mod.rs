@@ -7,6 +7,7 @@ mod admin;
 mod backups;
 mod categories;
 mod certificate;
+mod conditional;
 mod connections;
 mod csv;
 mod docs;

@@ -17,8 +17,9 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
-    pairings, pets, profile, public_limit, reports, session, staff, stocktakes, transfer, ui,
+    admin, backups, categories, certificate, conditional, docs, events, health, inventory,
+    middleware, orders, pairings, pets, profile, public_limit, reports, session, staff, stocktakes,
+    transfer, ui,
 };
 
 /// What the UI and the docs may load: only this server's own files (shops are offline),
@@ -158,6 +159,7 @@ pub fn build(state: AppState) -> Router {
             stability("beta", get(pairings::qr)),
         )
         .layer(from_fn_with_state(state.clone(), middleware::deadline))
+        .layer(from_fn(conditional::not_modified))
         // The event stream is long-lived by design: no request timeout.
         .route("/events", stability("experimental", get(events::stream)))
         .route_layer(from_fn_with_state(state.clone(), middleware::authenticate));

@@ -342,3 +342,55 @@ async fn a_weak_tag_never_matches_a_strong_comparison() {
     .await;
     assert_error(res, 412, "precondition_failed").await;
 }
+
+#[tokio::test]
+async fn a_get_naming_the_current_etag_is_answered_304_without_a_body_until_the_record_changes() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 3).await;
+    let path = format!("/store/inventory/{rex}");
+    let tag = etag_of(&app, &path).await;
+    let conditional = |tag: String| {
+        let path = path.clone();
+        let app = &app;
+        async move {
+            app.request(Method::GET, &path)
+                .header("If-None-Match", tag)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    for asked in [
+        tag.clone(),
+        format!("W/{tag}"),
+        format!("{STALE}, {tag}"),
+        "*".into(),
+    ] {
+        let res = conditional(asked.clone()).await;
+        assert_eq!(res.status(), 304, "If-None-Match: {asked}");
+        assert_eq!(header(&res, "etag"), tag);
+        assert!(res.headers().contains_key("x-ratelimit-remaining"));
+        assert!(res.bytes().await.unwrap().is_empty());
+    }
+    let res = conditional(STALE.into()).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(body(res).await["quantity"], 3);
+    // A change makes the old tag stale: the new record comes back whole.
+    let res = app
+        .send_json(Method::PUT, &path, json!({ "quantity": 5 }))
+        .await;
+    assert_eq!(res.status(), 200);
+    let res = conditional(tag.clone()).await;
+    assert_eq!(res.status(), 200);
+    assert_ne!(header(&res, "etag"), tag);
+    assert_eq!(body(res).await["quantity"], 5);
+    // Lists carry no ETag, so they are always answered whole.
+    let res = app
+        .request(Method::GET, "/pets")
+        .header("If-None-Match", "*")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+}
