@@ -63,7 +63,10 @@ PATHS = {
             "Pets sorted by `sort` (default `id`). " + PAGING_DOC + " Filters combine with AND; "
             "a pet with no status matches no `status` filter. Role: readonly.",
             responses(
-                {"200": success("A page of pets.", schema("Pets"), LIST_HEADERS)}, forbidden=False
+                {"200": success("A page of pets.", schema("Pets"), LIST_HEADERS)},
+                # Only the `after` cursor in a name order, naming a pet that no longer exists.
+                "NotFound",
+                forbidden=False,
             ),
             parameters=[
                 comma_list(

@@ -89,8 +89,12 @@ fn list(conn: &Connection, pages: &Pages, query: &PetQuery) -> Result<Paged<Pet>
     let (order, key, then_id) = match query.sort {
         PetSort::IdAsc => ("id", Some(("id", false)), None),
         PetSort::IdDesc => ("id DESC", Some(("id", true)), None),
-        PetSort::NameAsc => ("name_fold, id", None, Some(("name_fold", false))),
-        PetSort::NameDesc => ("name_fold DESC, id DESC", None, Some(("name_fold", true))),
+        PetSort::NameAsc => ("name_fold, id", None, Some(("name_fold", false, "pet"))),
+        PetSort::NameDesc => (
+            "name_fold DESC, id DESC",
+            None,
+            Some(("name_fold", true, "pet")),
+        ),
     };
     let list = ListSql {
         columns: COLUMNS,

@@ -51,10 +51,11 @@ pub struct ListSql<'a> {
     /// descends. Pages can then start right after a known row (`after`, or a remembered
     /// page end) instead of walking the rows before them.
     pub key: Option<(&'a str, bool)>,
-    /// When the order is by one column and then `id` (the same way): that column and whether
-    /// it descends. An `after` cursor then starts after the cursor's record in that order (its
-    /// record must still exist: a deleted one is `not_found`).
-    pub then_id: Option<(&'a str, bool)>,
+    /// When the order is by one column and then `id` (the same way): that column, whether it
+    /// descends, and what the records are called. An `after` cursor then starts after the
+    /// cursor's record in that order (its record must still exist: a deleted one is
+    /// `not_found`).
+    pub then_id: Option<(&'a str, bool, &'static str)>,
     /// The tables the query reads (for what [`Pages`] may remember).
     pub tables: &'a [&'a str],
 }
@@ -178,7 +179,7 @@ fn paged_after_in_order<T>(
     after: i64,
     mut map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
 ) -> Result<Paged<T>> {
-    let Some((column, descending)) = list.then_id else {
+    let Some((column, descending, kind)) = list.then_id else {
         return Err(StoreError::Internal(
             "this list's order cannot start after a record".into(),
         ));
@@ -189,11 +190,7 @@ fn paged_after_in_order<T>(
         .next()
         .transpose()?;
     let Some(cursor) = cursor else {
-        return Err(crate::domain::DomainError::NotFound {
-            kind: "record",
-            id: after,
-        }
-        .into());
+        return Err(crate::domain::DomainError::NotFound { kind, id: after }.into());
     };
     let op = if descending { "<" } else { ">" };
     let where_sql = filter.sql();
