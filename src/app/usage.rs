@@ -23,6 +23,8 @@ pub struct Usage {
 #[derive(Default)]
 struct Saved {
     counts: HashMap<String, (i64, u64)>,
+    /// The same for the current minute's counts.
+    minutes: HashMap<String, (i64, u64)>,
     uses: HashMap<i64, i64>,
 }
 
@@ -55,29 +57,15 @@ impl Usage {
     }
 
     /// Adds the requests counted since the last save, and the keys' last uses, to the
-    /// store (an idle app writes nothing), then counts what other processes added.
+    /// store (an idle app writes nothing), then counts what other processes added: the
+    /// day's counts and this minute's, so both quotas hold across processes.
     pub fn save(&self, store: &Store, keyring: &Keyring) -> Result<(), StoreError> {
         let mut saved = self.saved.lock().unwrap_or_else(|e| e.into_inner());
-        let counted: Vec<(String, i64, u64)> = self
-            .limiter
-            .day_counts()
-            .into_iter()
-            .map(|(subject, day, count)| (subject_key(&subject), day, count))
-            .collect();
-        let deltas: Vec<UsageDelta> = counted
-            .iter()
-            .filter_map(|(subject, day, count)| {
-                let already = match saved.counts.get(subject) {
-                    Some(&(saved_day, saved_count)) if saved_day == *day => saved_count,
-                    _ => 0,
-                };
-                (*count > already).then(|| UsageDelta {
-                    subject: subject.clone(),
-                    day_start: *day,
-                    served: count - already,
-                })
-            })
-            .collect();
+        let saved = &mut *saved;
+        let days = counted(self.limiter.day_counts(), subject_key);
+        let minutes = counted(self.limiter.minute_counts(), minute_key);
+        let mut deltas = deltas(&saved.counts, &days);
+        deltas.extend(self::deltas(&saved.minutes, &minutes));
         let used: Vec<(i64, i64)> = keyring
             .last_uses()
             .into_iter()
@@ -93,28 +81,31 @@ impl Usage {
         if !deltas.is_empty() || !uses.is_empty() {
             store.usage().save(deltas, uses).wait()?;
         }
-        // Only today's counts are ever saved again; forget the rest so this never grows.
-        let today = crate::limits::day_start(self.now());
-        saved.counts.retain(|_, (day, _)| *day == today);
-        for (subject, day, count) in counted {
-            let entry = saved.counts.entry(subject).or_insert((day, 0));
-            if entry.0 != day || entry.1 < count {
-                *entry = (day, count);
-            }
-        }
         saved.uses.extend(used);
+        // Only the current day's and minute's counts are ever saved again; forget the rest so
+        // this never grows.
+        let now = self.now();
+        let (today, minute) = (
+            crate::limits::day_start(now),
+            crate::limits::minute_start(now),
+        );
+        remember(&mut saved.counts, days, today);
+        remember(&mut saved.minutes, minutes, minute);
         // What other processes on the same store (several servers on one PostgreSQL
         // database) added since: counted here too, and marked as already in the store.
         for (subject, day, total) in store.usage().load(today).wait()? {
-            let known = match saved.counts.get(&subject) {
-                Some(&(saved_day, count)) if saved_day == day => count,
-                _ => 0,
-            };
-            if total > known {
+            if let Some(extra) = news(&mut saved.counts, &subject, day, total) {
                 if let Some(parsed) = parse_subject(&subject) {
-                    self.limiter.add_day_count(parsed, day, total - known);
-                    saved.counts.insert(subject, (day, total));
+                    self.limiter.add_day_count(parsed, day, extra);
                 }
+            }
+        }
+        for (subject, start, total) in store.usage().load(minute).wait()? {
+            let Some(parsed) = subject.strip_prefix(MINUTE).and_then(parse_subject) else {
+                continue;
+            };
+            if let Some(extra) = news(&mut saved.minutes, &subject, start, total) {
+                self.limiter.add_minute_count(parsed, start, extra);
             }
         }
         Ok(())
@@ -172,6 +163,75 @@ pub fn subject_key(subject: &Subject) -> String {
         Subject::Key(id) => format!("key:{id}"),
         Subject::Addr(addr) => format!("addr:{addr}"),
     }
+}
+
+/// How a subject's count of the current minute is saved (beside its day count).
+const MINUTE: &str = "minute:";
+
+fn minute_key(subject: &Subject) -> String {
+    format!("{MINUTE}{}", subject_key(subject))
+}
+
+/// The limiter's counts as saved: `(saved subject, window start, count)`.
+fn counted(
+    counts: Vec<(Subject, i64, u64)>,
+    key: fn(&Subject) -> String,
+) -> Vec<(String, i64, u64)> {
+    counts
+        .into_iter()
+        .map(|(subject, start, count)| (key(&subject), start, count))
+        .collect()
+}
+
+/// What each count holds beyond what is already in the store.
+fn deltas(saved: &HashMap<String, (i64, u64)>, counted: &[(String, i64, u64)]) -> Vec<UsageDelta> {
+    counted
+        .iter()
+        .filter_map(|(subject, start, count)| {
+            let already = match saved.get(subject) {
+                Some(&(saved_start, saved_count)) if saved_start == *start => saved_count,
+                _ => 0,
+            };
+            (*count > already).then(|| UsageDelta {
+                subject: subject.clone(),
+                day_start: *start,
+                served: count - already,
+            })
+        })
+        .collect()
+}
+
+/// Marks `counted` as in the store, keeping only the window starting at `current`.
+fn remember(
+    saved: &mut HashMap<String, (i64, u64)>,
+    counted: Vec<(String, i64, u64)>,
+    current: i64,
+) {
+    saved.retain(|_, (start, _)| *start == current);
+    for (subject, start, count) in counted {
+        let entry = saved.entry(subject).or_insert((start, 0));
+        if entry.0 != start || entry.1 < count {
+            *entry = (start, count);
+        }
+    }
+}
+
+/// How much the store's `total` for `subject` holds beyond what this process knows of, if
+/// anything; it is then known.
+fn news(
+    saved: &mut HashMap<String, (i64, u64)>,
+    subject: &str,
+    start: i64,
+    total: u64,
+) -> Option<u64> {
+    let known = match saved.get(subject) {
+        Some(&(saved_start, count)) if saved_start == start => count,
+        _ => 0,
+    };
+    (total > known).then(|| {
+        saved.insert(subject.to_owned(), (start, total));
+        total - known
+    })
 }
 
 fn parse_subject(raw: &str) -> Option<Subject> {
@@ -255,6 +315,37 @@ mod tests {
         assert_eq!(ub.limiter().banned_until(&subject), None);
         ua.sync_bans(&a).unwrap();
         assert_eq!(ua.limiter().banned_until(&subject), None, "lifted for both");
+        a.close();
+        b.close();
+    }
+
+    #[test]
+    fn two_programs_share_the_minute_count_so_the_per_minute_quota_holds_across_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite");
+        let (a, b) = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
+        let clock = Arc::new(TestClock::new(1_800_000_000));
+        let quota = Quota {
+            per_minute: 60,
+            per_day: 1000,
+        };
+        let ua = Usage::load(&a, BanPolicy::default(), clock.clone()).unwrap();
+        let ub = Usage::load(&b, BanPolicy::default(), clock.clone()).unwrap();
+        let subject = Subject::Key(9);
+        let keyring = Keyring::default();
+        for _ in 0..40 {
+            assert!(ua.limiter().check(&subject, quota).is_allowed());
+        }
+        ua.save(&a, &keyring).unwrap();
+        ub.save(&b, &keyring).unwrap();
+        let allowed = (0..40)
+            .filter(|_| ub.limiter().check(&subject, quota).is_allowed())
+            .count();
+        assert_eq!(allowed, 20, "b knows of a's 40");
+        ub.save(&b, &keyring).unwrap();
+        ua.save(&a, &keyring).unwrap();
+        assert_eq!(ua.limiter().peek(&subject, quota).minute.used, 60);
+        assert!(!ua.limiter().check(&subject, quota).is_allowed());
         a.close();
         b.close();
     }

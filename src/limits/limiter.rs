@@ -322,6 +322,35 @@ impl Limiter {
         counts
     }
 
+    /// This minute's request count of every subject that made a request in it, with the
+    /// minute's start, for sharing with the other processes on the store.
+    pub fn minute_counts(&self) -> Vec<(Subject, i64, u64)> {
+        let mut counts = Vec::new();
+        for shard in &*self.shards {
+            let map = lock(shard);
+            let minute = minute_start(self.clock.now());
+            counts.extend(map.iter().filter_map(|(subject, entry)| {
+                let (start, count) = entry.minute.current(minute)?;
+                Some((*subject, start, count))
+            }));
+        }
+        counts
+    }
+
+    /// Adds `extra` requests that other processes on the same store served this minute for
+    /// `subject`, so a minute's quota is counted across processes.
+    pub fn add_minute_count(&self, subject: Subject, minute_start_secs: i64, extra: u64) {
+        let mut map = self.shard(&subject);
+        if minute_start_secs != minute_start(self.clock.now()) || extra == 0 {
+            return;
+        }
+        let entry = map.entry(subject).or_default();
+        let current = entry.minute.get(minute_start_secs);
+        entry
+            .minute
+            .raise_to(minute_start_secs, current.saturating_add(extra));
+    }
+
     /// Restores a persisted day count (from [`Limiter::day_counts`]); call it at startup,
     /// before serving. Ignored unless `day_start_secs` is the start of today. The count becomes
     /// the larger of the one held and `count`, so restoring twice is harmless.

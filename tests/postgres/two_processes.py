@@ -8,6 +8,7 @@ Checks, each printed as one line:
   - an event stream on each process sees the orders placed on both, in the same order;
   - a key revoked on one process is refused by the other within 2 seconds;
   - a ban started on one process refuses the caller on the other within 2 seconds;
+  - a key's per-minute quota holds across both processes;
   - `kill -9` of one process while orders stream in loses nothing it acknowledged (the
     other process shows every acknowledged order, and stock, orders and history add up).
 
@@ -275,6 +276,18 @@ def main() -> int:
     check("a ban started on one process refuses the caller on the other within 2 s",
           429 in codes and refused_after is not None and refused_after <= 2.0,
           f"after {refused_after:.2f} s" if refused_after is not None else f"codes on c {codes[-3:]}; not refused on d after 5 s")
+
+    # A key's per-minute quota holds across both: 40 requests on one, then 40 on the other.
+    admin_c = harness.Client(c.base, admin_key)
+    free = admin_c.expect(201, "POST", "/admin/keys", {"name": "free till", "role": "pos", "plan": "free"})
+    till_c, till_d = harness.Client(c.base, free["secret"]), harness.Client(d.base, free["secret"])
+    while time.time() % 60 > 45:  # all 80 within one minute window (they take about 6 s)
+        time.sleep(0.5)
+    served = sum(till_c.call("GET", "/pets")[0] == 200 for _ in range(40))
+    time.sleep(5)
+    served += sum(till_d.call("GET", "/pets")[0] == 200 for _ in range(40))
+    check("a key's per-minute quota (free, 60) holds across both processes",
+          served == 60, f"{served} of 80 answered 200")
     for server in (c, d):
         server.stop()
     print(f"{'FAILED: ' + ', '.join(FAILED) if FAILED else 'all two-process checks passed'}")
