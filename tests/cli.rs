@@ -457,14 +457,18 @@ fn a_stalled_standard_error_never_holds_up_requests() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let addr = BufReader::new(child.stdout.take().unwrap())
-        .lines()
-        .map_while(Result::ok)
-        .find_map(|l| {
-            l.strip_prefix("petstore listening on http://")
-                .map(str::to_owned)
-        })
-        .unwrap();
+    // Standard output is read to its end on a thread of its own: closing it after the first
+    // line would make the server's next line fail and stop it, which is not what is tested.
+    let stdout = child.stdout.take().unwrap();
+    let (found, address) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(addr) = line.strip_prefix("petstore listening on http://") {
+                let _ = found.send(addr.to_owned());
+            }
+        }
+    });
+    let addr = address.recv().unwrap();
     let started = std::time::Instant::now();
     for n in 0..3000 {
         let mut conn = std::net::TcpStream::connect(&addr).unwrap();
