@@ -340,7 +340,7 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
 
 #[test]
 fn serve_writes_its_request_log_to_a_file_rotated_by_size_keeping_the_newest() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
 
     let shop = Shop::new();
     let log = shop.dir.path().join("logs/access.log");
@@ -367,14 +367,7 @@ fn serve_writes_its_request_log_to_a_file_rotated_by_size_keeping_the_newest() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let addr = BufReader::new(child.stdout.take().unwrap())
-        .lines()
-        .map_while(Result::ok)
-        .find_map(|l| {
-            l.strip_prefix("petstore listening on http://")
-                .map(str::to_owned)
-        })
-        .unwrap();
+    let addr = listening_address(&mut child);
     for n in 0..200 {
         let mut conn = std::net::TcpStream::connect(&addr).unwrap();
         write!(
@@ -435,7 +428,7 @@ fn serve_refuses_a_log_file_it_cannot_write_in_one_line() {
 
 #[test]
 fn a_stalled_standard_error_never_holds_up_requests() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
 
     let shop = Shop::new();
     // Standard error is a pipe nobody reads: it is full after a few hundred lines, and a log
@@ -457,18 +450,7 @@ fn a_stalled_standard_error_never_holds_up_requests() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Standard output is read to its end on a thread of its own: closing it after the first
-    // line would make the server's next line fail and stop it, which is not what is tested.
-    let stdout = child.stdout.take().unwrap();
-    let (found, address) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(addr) = line.strip_prefix("petstore listening on http://") {
-                let _ = found.send(addr.to_owned());
-            }
-        }
-    });
-    let addr = address.recv().unwrap();
+    let addr = listening_address(&mut child);
     let started = std::time::Instant::now();
     for n in 0..3000 {
         let mut conn = std::net::TcpStream::connect(&addr).unwrap();
@@ -492,4 +474,22 @@ fn a_stalled_standard_error_never_holds_up_requests() {
 
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// The address a `petstore serve` child prints. Its standard output is read to the end on a
+/// thread of its own: closing it after the first line would make the server's next line
+/// fail and stop it before the test's first request.
+fn listening_address(child: &mut std::process::Child) -> String {
+    use std::io::{BufRead, BufReader};
+
+    let stdout = child.stdout.take().unwrap();
+    let (found, address) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(addr) = line.strip_prefix("petstore listening on http://") {
+                let _ = found.send(addr.to_owned());
+            }
+        }
+    });
+    address.recv().unwrap()
 }
