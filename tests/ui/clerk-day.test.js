@@ -492,6 +492,39 @@ describe('a clerk’s day without surprises', () => {
     await context.close();
   });
 
+  it('a stock change whose answer was lost is retried with the same Idempotency-Key and counted once', async () => {
+    const koi = await pet('Koi', 'Tropical fish', 5);
+    const { context, page } = await signedIn('pets');
+    await withShot(page, 'retry-same-key', async () => {
+      /** @type {string[]} */
+      const keys = [];
+      // The first +1 reaches the server and is done there, but its answer never arrives (as
+      // when the Wi-Fi drops): the UI must send the same request, same key, again.
+      await page.route(`**/store/inventory/${koi.id}/adjustments`, async (route) => {
+        keys.push(route.request().headers()['idempotency-key'] ?? '');
+        if (keys.length === 1) {
+          await route.fetch();
+          await route.abort('connectionreset');
+        } else {
+          await route.continue();
+        }
+      });
+      const row = page.locator(`tr[data-pet-id="${koi.id}"]`);
+      await row.getByRole('button', { name: /^\+1/ }).click();
+      // The live stream may show 6 before the retry goes: wait for the retry itself.
+      for (let waited = 0; keys.length < 2 && waited < 15000; waited += 100) await sleep(100);
+      await row.locator('.stock', { hasText: /^6$/ }).waitFor();
+      await sleep(500);
+      assert.equal(keys.length, 2, `sent ${keys.length} times`);
+      assert.ok(keys[0], 'the first request carried an Idempotency-Key');
+      assert.equal(keys[1], keys[0], 'the retry carried the same key');
+      assert.equal(await stockOf(koi.id), 6, 'counted once');
+      const history = await admin.get(`/store/inventory/${koi.id}/adjustments`);
+      assert.equal(history.filter((/** @type {{delta: number}} */ e) => e.delta === 1).length, 1);
+    });
+    await context.close();
+  });
+
   it('ran without a script error on any page', () => {
     assert.deepEqual(errorLists.flat(), []);
   });
