@@ -261,7 +261,7 @@ fn backup_copies_a_store_that_then_opens_with_the_same_keys() {
 
 #[test]
 fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{BufRead, BufReader};
 
     let shop = Shop::new();
     let db = shop.dir.path().join("demo.sqlite");
@@ -307,14 +307,7 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
 
     // A plain HTTP/1.1 GET, answered with its X-Total-Count.
     let total = |key: &str, path: &str| {
-        let mut conn = std::net::TcpStream::connect(&addr).unwrap();
-        write!(
-            conn,
-            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nX-API-Key: {key}\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut answer = String::new();
-        conn.read_to_string(&mut answer).unwrap();
+        let answer = raw_get(&addr, path, Some(key)).unwrap();
         assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
         answer
             .lines()
@@ -340,8 +333,6 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
 
 #[test]
 fn serve_writes_its_request_log_to_a_file_rotated_by_size_keeping_the_newest() {
-    use std::io::{Read, Write};
-
     let shop = Shop::new();
     let log = shop.dir.path().join("logs/access.log");
     let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
@@ -369,14 +360,7 @@ fn serve_writes_its_request_log_to_a_file_rotated_by_size_keeping_the_newest() {
         .unwrap();
     let addr = listening_address(&mut child);
     for n in 0..200 {
-        let mut conn = std::net::TcpStream::connect(&addr).unwrap();
-        write!(
-            conn,
-            "GET /health?n={n} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut answer = String::new();
-        conn.read_to_string(&mut answer).unwrap();
+        let answer = raw_get(&addr, &format!("/health?n={n}"), None).unwrap();
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     }
     // The log is written by its own thread: give it a moment to catch up.
@@ -428,8 +412,6 @@ fn serve_refuses_a_log_file_it_cannot_write_in_one_line() {
 
 #[test]
 fn a_stalled_standard_error_never_holds_up_requests() {
-    use std::io::{Read, Write};
-
     let shop = Shop::new();
     // Standard error is a pipe nobody reads: it is full after a few hundred lines, and a log
     // written in the request's path would stop the server there.
@@ -453,16 +435,7 @@ fn a_stalled_standard_error_never_holds_up_requests() {
     let addr = listening_address(&mut child);
     let started = std::time::Instant::now();
     for n in 0..3000 {
-        let mut conn = std::net::TcpStream::connect(&addr).unwrap();
-        conn.set_read_timeout(Some(std::time::Duration::from_secs(5)))
-            .unwrap();
-        write!(
-            conn,
-            "GET /health?n={n} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut answer = String::new();
-        conn.read_to_string(&mut answer)
+        let answer = raw_get(&addr, &format!("/health?n={n}"), None)
             .unwrap_or_else(|e| panic!("request {n} was not answered: {e}"));
         assert!(answer.starts_with("HTTP/1.1 200"), "request {n}: {answer}");
     }
@@ -492,4 +465,23 @@ fn listening_address(child: &mut std::process::Child) -> String {
         }
     });
     address.recv().unwrap()
+}
+
+/// A plain HTTP/1.1 `GET` of `path` on its own connection (with `key` when given): the whole
+/// answer as text, or why none came within 5 s.
+fn raw_get(addr: &str, path: &str, key: Option<&str>) -> std::io::Result<String> {
+    use std::io::{Read, Write};
+
+    let mut conn = std::net::TcpStream::connect(addr)?;
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(5)))?;
+    let key = key
+        .map(|k| format!("X-API-Key: {k}\r\n"))
+        .unwrap_or_default();
+    write!(
+        conn,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{key}Connection: close\r\n\r\n"
+    )?;
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer)?;
+    Ok(answer)
 }
