@@ -7,7 +7,7 @@ use super::pages::{Pages, Tables};
 use super::{Result, StoreError};
 use crate::domain::query::{Page, Paged};
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Filter {
     clauses: Vec<String>,
     params: Vec<Value>,
@@ -105,17 +105,15 @@ pub fn paged<T>(
     // Skipping rows with a key: read the row just before the page too, to remember where
     // this page starts.
     let peel = list.key.is_some() && skip > 0 && page.after.is_none();
-    let mut clauses_sql = where_sql.clone();
-    let mut params = filter.params.clone();
-    if let (Some(after), Some((column, descending))) = (after, list.key) {
-        let op = if descending { "<" } else { ">" };
-        clauses_sql = if clauses_sql.is_empty() {
-            format!(" WHERE {column} {op} ?")
-        } else {
-            format!("{clauses_sql} AND {column} {op} ?")
-        };
-        params.push(Value::Integer(after));
-    }
+    let (clauses_sql, mut params) = match (after, list.key) {
+        (Some(after), Some((column, descending))) => {
+            let op = if descending { "<" } else { ">" };
+            let mut keyed = filter.clone();
+            keyed.and(format!("{column} {op} ?"), [Value::Integer(after)]);
+            (keyed.sql(), keyed.params)
+        }
+        _ => (where_sql.clone(), filter.params.clone()),
+    };
     params.push(Value::Integer(page.limit + i64::from(peel)));
     params.push(Value::Integer(skip - i64::from(peel)));
     let keyed = list.key.is_some();
@@ -152,10 +150,7 @@ pub fn paged<T>(
         {
             (total, false)
         } else {
-            let total = conn
-                .prepare_cached(&format!("SELECT COUNT(*) FROM {}{where_sql}", list.from))?
-                .query_row(Values(filter.params()), |row| row.get(0))?;
-            (total, true)
+            (count(conn, list, filter)?, true)
         };
     if let (Some(shape), Some(v)) = (&shape, version) {
         if pages.version(tables) == Some(v) {
@@ -193,27 +188,38 @@ fn paged_after_in_order<T>(
         return Err(crate::domain::DomainError::NotFound { kind, id: after }.into());
     };
     let op = if descending { "<" } else { ">" };
-    let where_sql = filter.sql();
-    let clause = format!("({column}, id) {op} (?, ?)");
-    let clauses_sql = if where_sql.is_empty() {
-        format!(" WHERE {clause}")
-    } else {
-        format!("{where_sql} AND {clause}")
-    };
-    let mut params = filter.params.clone();
-    params.extend([cursor, Value::Integer(after)]);
+    let mut keyed = filter.clone();
+    keyed.and(
+        format!("({column}, id) {op} (?, ?)"),
+        [cursor, Value::Integer(after)],
+    );
+    let mut params = keyed.params.clone();
     params.extend([Value::Integer(page.limit), Value::Integer(page.offset)]);
     let items = conn
         .prepare_cached(&format!(
-            "SELECT {} FROM {}{clauses_sql} ORDER BY {} LIMIT +? OFFSET +?",
-            list.columns, list.from, list.order
+            "SELECT {} FROM {}{} ORDER BY {} LIMIT +? OFFSET +?",
+            list.columns,
+            list.from,
+            keyed.sql(),
+            list.order
         ))?
         .query_map(Values(&params), |row| map(row))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    let total = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM {}{where_sql}", list.from))?
-        .query_row(Values(filter.params()), |row| row.get(0))?;
-    Ok(Paged { items, total })
+    Ok(Paged {
+        items,
+        total: count(conn, list, filter)?,
+    })
+}
+
+/// How many rows the whole list has under `filter`.
+fn count(conn: &Connection, list: &ListSql<'_>, filter: &Filter) -> Result<i64> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT COUNT(*) FROM {}{}",
+            list.from,
+            filter.sql()
+        ))?
+        .query_row(Values(filter.params()), |row| row.get(0))?)
 }
 
 /// A `LIKE` pattern matching `needle` anywhere, with the wildcards in it escaped (`\`).
