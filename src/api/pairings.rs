@@ -1,7 +1,8 @@
 //! Pairing a till: `POST /admin/pairings` opens a one-time code, `GET
 //! /admin/pairings/{code}/qr.svg` draws its address as a QR code, and `POST /pair` (no key)
 //! trades the code for the till's own key. A wrong code is 404 and counts toward a ban of
-//! the caller's address, like a refused request.
+//! the caller's address, like a refused request. Codes live in the store, so any process
+//! serving it answers for a code another opened.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -94,7 +95,7 @@ pub async fn create(
     body: JsonBody<NewPairingInput>,
 ) -> Result<Response> {
     let key = NewKey::try_from(body.value)?;
-    let pairing = s.app.pairings().open(key, s.app.now());
+    let pairing = s.app.pairings().open(key, s.app.now()).await?;
     let (url, on_network) = pairing_url(&headers, &(peer, arrival), &s, &pairing.code);
     let view = PairingView {
         url,
@@ -122,6 +123,7 @@ pub async fn qr(
     s.app
         .pairings()
         .find(&code, s.app.now())
+        .await?
         .ok_or_else(not_found)?;
     let (url, _) = pairing_url(&headers, &(peer, arrival), &s, &code);
     let qr = QrCode::with_error_correction_level(url.as_bytes(), EcLevel::M)
@@ -153,7 +155,13 @@ async fn answer(s: &AppState, input: PairInput, addr: IpAddr) -> Response {
         return ApiError::from(crate::domain::DomainError::invalid("code", "is required"))
             .into_response();
     };
-    let pairing = normalize(&typed).and_then(|code| s.app.pairings().redeem(&code, s.app.now()));
+    let pairing = match normalize(&typed) {
+        Some(code) => match s.app.pairings().redeem(&code, s.app.now()).await {
+            Ok(pairing) => pairing,
+            Err(err) => return ApiError::from(err).into_response(),
+        },
+        None => None,
+    };
     let Some(pairing) = pairing else {
         s.app
             .limiter()

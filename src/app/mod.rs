@@ -5,8 +5,9 @@
 //! - [`usage`]: the rate limiter and its saved day counts;
 //! - [`idempotency`]: idempotent requests in flight in this process;
 //! - [`maintenance`]: the thread that saves, re-reads keys and prunes;
-//! - `staff`: staff members signing in by name and PIN, and out.
-//! - [`pairings`]: one-time codes that pair a till;
+//! - `staff`: staff members signing in by name and PIN (wrong PINs counted in the store), and
+//!   out;
+//! - [`pairings`]: one-time codes that pair a till, kept in the store;
 //! - [`backups`]: the backup folder and the thread that backs the store up on schedule.
 //! - [`network`]: the listeners serving the app and the store's HTTPS certificate.
 //!
@@ -49,8 +50,6 @@ struct Inner {
     stream_places: crate::limits::StreamPlaces,
     first_admin_key: Mutex<Option<String>>,
     maintenance: maintenance::Maintenance,
-    /// Wrong-PIN counts and locks of staff sign-ins.
-    sign_ins: crate::auth::pin::SignInGuard,
     backups: backups::Backups,
     pairings: pairings::Pairings,
     network: network::Network,
@@ -68,6 +67,7 @@ impl App {
         let first_admin_key = keys::ensure_first_admin(&store, settings.admin_key.clone())?;
         let usage = usage::Usage::load(&store, settings.ban, clock)?;
         let keys = keys::Keys::load(store.clone())?;
+        let pairings = pairings::Pairings::new(store.clone());
         let app = Self {
             inner: Arc::new(Inner {
                 settings: settings.clone(),
@@ -78,9 +78,8 @@ impl App {
                 stream_places: crate::limits::StreamPlaces::default(),
                 first_admin_key: Mutex::new(first_admin_key),
                 maintenance: maintenance::Maintenance::default(),
-                sign_ins: crate::auth::pin::SignInGuard::default(),
                 backups: backups::Backups::new(settings.db.clone(), settings.backup.clone()),
-                pairings: pairings::Pairings::default(),
+                pairings,
                 network: network::Network::new(crate::store::files_parent(&settings.db)),
             }),
         };

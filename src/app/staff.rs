@@ -1,10 +1,12 @@
 //! Staff members signing in and out: the app's part. A sign-in checks the name's lock, the
 //! PIN (off the async runtime: Argon2id is slow on purpose) and opens a session key that the
-//! keyring resolves like any key, with the member's role on the business plan.
+//! keyring resolves like any key, with the member's role on the business plan. Wrong PINs
+//! and locks are kept in the store ([`PIN_LOCK`]), so every process serving it counts the
+//! same tries and honours the same lock.
 
 use crate::auth::pin::{self, SESSION_IDLE};
 use crate::auth::{self, Caller, Keyring, Secret, StaffSession};
-use crate::domain::staff::{SignIn, StaffMember};
+use crate::domain::staff::{SignIn, StaffMember, PIN_LOCK};
 use crate::domain::text;
 use crate::store::{self, Store, StoreError};
 
@@ -37,8 +39,14 @@ impl App {
     /// Signs a member in by name and PIN.
     pub async fn sign_in(&self, attempt: SignIn) -> Result<SignedIn, SignInRefused> {
         let folded = text::fold(&attempt.name);
-        if let Some(wait) = self.inner.sign_ins.locked(&folded, self.now()) {
-            return Err(SignInRefused::Locked(wait));
+        let now = self.now();
+        if let Some(until) = self
+            .store()
+            .sign_ins()
+            .locked_until(folded.clone(), now)
+            .await?
+        {
+            return Err(SignInRefused::Locked((until - now).max(1) as u64));
         }
         let found = self
             .store()
@@ -57,11 +65,14 @@ impl App {
         let member = match member {
             Some(member) if matched => member,
             _ => {
-                self.inner.sign_ins.fail(&folded, self.now());
+                self.store()
+                    .sign_ins()
+                    .fail(folded, self.now(), PIN_LOCK)
+                    .await?;
                 return Err(SignInRefused::Unknown);
             }
         };
-        self.inner.sign_ins.succeed(&folded);
+        self.store().sign_ins().clear(folded).await?;
         let secret = Secret::generate().into_string();
         let hash = auth::hash(&secret);
         let now = self.now();

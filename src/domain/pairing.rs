@@ -48,6 +48,14 @@ impl TryFrom<NewPairingInput> for NewKey {
     }
 }
 
+/// A code waiting for its device, as the store keeps it: the key it will make and when it
+/// ends (Unix seconds). The code itself is not kept, only its hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaitingPairing {
+    pub key: NewKey,
+    pub expires_at: i64,
+}
+
 /// The body of `POST /pair` as sent.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

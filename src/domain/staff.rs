@@ -17,6 +17,23 @@ pub const PIN_MAX: usize = contract::PIN.max_usize();
 /// The roles a member may have, as the interface spells them.
 pub const ROLES: [Role; 3] = [Role::Readonly, Role::Staff, Role::Admin];
 
+/// When wrong PINs lock a name: [`PinLock::failures`] wrong PINs within
+/// [`PinLock::window`] seconds lock it for [`PinLock::lock_for`] seconds, whether or not a
+/// member has that name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PinLock {
+    pub failures: i64,
+    pub window: i64,
+    pub lock_for: i64,
+}
+
+/// The lock the interface promises (5 wrong PINs within 15 minutes lock for 15 minutes).
+pub const PIN_LOCK: PinLock = PinLock {
+    failures: contract::PIN_FAILURES,
+    window: contract::PIN_LOCK_MINUTES * 60,
+    lock_for: contract::PIN_LOCK_MINUTES * 60,
+};
+
 /// A stored member, without the hash of their PIN: also what the interface shows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,15 +1,23 @@
-//! Forgetting what is no longer needed: old change events, idempotency records, and the
-//! saved day counts of days gone by (only today's count is ever read back).
+//! Forgetting what is no longer needed: old change events, idempotency records, the saved
+//! day counts of days gone by (only today's count is ever read back), pairing codes that
+//! ended, and wrong PINs and locks past their time.
 
-use super::{events, idempotency, Result, Tx};
+use super::{events, idempotency, pairings, sign_ins, Result, Tx};
+use crate::domain::staff::PIN_LOCK;
 
 /// Saved day counts older than this many seconds are dropped (a day and a bit, so a count
 /// is never dropped while its day may still be read back, whatever the time zone).
 const USAGE_KEEP_SECS: i64 = 2 * 86_400;
 
-/// Prunes old events, idempotency records and day counts; how many rows went.
+/// Prunes old events, idempotency records, day counts, ended codes and old wrong PINs; how
+/// many rows went.
 pub(super) fn prune(tx: &mut Tx<'_>) -> Result<usize> {
-    Ok(events::prune(tx)? + idempotency::prune(tx)? + prune_usage(tx)?)
+    let now = chrono::Utc::now().timestamp();
+    Ok(events::prune(tx)?
+        + idempotency::prune(tx)?
+        + prune_usage(tx)?
+        + pairings::prune(tx, now)?
+        + sign_ins::prune(tx, now, PIN_LOCK)?)
 }
 
 /// Drops the day counts of days long gone.

@@ -20,6 +20,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (3, "shop", include_str!("../../migrations/0003_shop.sql")),
     (8, "staff", include_str!("../../migrations/0008_staff.sql")),
     (14, "bans", include_str!("../../migrations/0014_bans.sql")),
+    (
+        15,
+        "shared_sign_in_state",
+        include_str!("../../migrations/0015_shared_sign_in_state.sql"),
+    ),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -53,6 +58,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         14,
         "bans",
         include_str!("../../migrations/postgres/0014_bans.sql"),
+    ),
+    (
+        15,
+        "shared_sign_in_state",
+        include_str!("../../migrations/postgres/0015_shared_sign_in_state.sql"),
     ),
 ];
 

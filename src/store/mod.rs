@@ -43,6 +43,7 @@ mod maintenance;
 mod migrate;
 pub mod orders;
 mod pages;
+pub mod pairings;
 pub mod pets;
 #[cfg(feature = "postgres")]
 mod pg;
@@ -50,6 +51,7 @@ pub mod profile;
 mod readers;
 pub mod reports;
 mod restore;
+pub mod sign_ins;
 mod sql;
 pub mod staff;
 mod startup;
@@ -441,7 +443,17 @@ impl Store {
         staff::Staff(self)
     }
 
-    /// Saved request counts of rate-limit subjects.
+    /// Pairing codes waiting for their device.
+    pub fn pairings(&self) -> pairings::Pairings<'_> {
+        pairings::Pairings(self)
+    }
+
+    /// Wrong staff PINs and the locks they start.
+    pub fn sign_ins(&self) -> sign_ins::SignIns<'_> {
+        sign_ins::SignIns(self)
+    }
+
+    /// Temporary bans shared by the processes serving the store.
     pub fn bans(&self) -> bans::Bans<'_> {
         bans::Bans(self)
     }
@@ -450,7 +462,8 @@ impl Store {
         usage::Usage(self)
     }
 
-    /// Forgets old events and idempotency records; how many rows went.
+    /// Forgets old events, idempotency records, day counts, ended pairing codes and old
+    /// wrong PINs; how many rows went.
     pub fn prune(&self) -> Call<'_, usize> {
         Call::write(self, maintenance::prune)
     }

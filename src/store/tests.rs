@@ -564,3 +564,189 @@ fn an_expired_idempotency_record_is_claimed_again_and_acts() {
     assert_eq!(a.inventory().get(pet).wait().unwrap().quantity, 4);
     close([a, b]);
 }
+
+fn waiting_pairing(expires_at: i64) -> crate::domain::pairing::WaitingPairing {
+    crate::domain::pairing::WaitingPairing {
+        key: crate::domain::key::NewKey {
+            name: "till 2".into(),
+            role: crate::domain::key::Role::Pos,
+            plan: crate::limits::Plan::Pro,
+            custom: None,
+        },
+        expires_at,
+    }
+}
+
+#[test]
+fn a_pairing_code_opened_by_one_store_is_redeemed_by_the_other_once_even_when_raced() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path());
+    let opened = a
+        .pairings()
+        .open("hash-1".into(), waiting_pairing(1600), 1000, 100)
+        .wait()
+        .unwrap();
+    assert!(opened);
+    assert_eq!(
+        b.pairings().find("hash-1".into(), 1000).wait().unwrap(),
+        Some(waiting_pairing(1600))
+    );
+    let taken = at_once([&a, &b], 4, |store, _| {
+        store
+            .pairings()
+            .redeem("hash-1".into(), 1001)
+            .wait()
+            .unwrap()
+    });
+    assert_eq!(taken.iter().filter(|t| t.is_some()).count(), 1, "{taken:?}");
+    assert_eq!(
+        a.pairings().find("hash-1".into(), 1001).wait().unwrap(),
+        None
+    );
+    close([a, b]);
+}
+
+#[test]
+fn a_code_already_waiting_is_not_stored_twice_and_an_ended_one_is_not_redeemed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path());
+    let open = |store: &Store, hash: &str, expires_at, now| {
+        store
+            .pairings()
+            .open(hash.into(), waiting_pairing(expires_at), now, 100)
+            .wait()
+            .unwrap()
+    };
+    assert!(open(&a, "same", 1600, 1000));
+    assert!(!open(&b, "same", 1700, 1100), "the hash is taken");
+    assert_eq!(
+        a.pairings().find("same".into(), 1100).wait().unwrap(),
+        Some(waiting_pairing(1600)),
+        "the first one stays as it was"
+    );
+    assert_eq!(
+        b.pairings().redeem("same".into(), 1600).wait().unwrap(),
+        None
+    );
+    assert!(
+        open(&a, "same", 2200, 1600),
+        "ended codes go when a new one opens"
+    );
+    close([a, b]);
+}
+
+#[test]
+fn at_most_the_cap_of_codes_wait_and_the_ones_ending_first_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path());
+    for i in 0..5 {
+        let store = if i % 2 == 0 { &a } else { &b };
+        let hash = format!("code-{i}");
+        assert!(store
+            .pairings()
+            .open(hash, waiting_pairing(2000 + i), 1000 + i, 3)
+            .wait()
+            .unwrap());
+    }
+    let waiting: Vec<bool> = (0..5)
+        .map(|i| {
+            a.pairings()
+                .find(format!("code-{i}"), 1005)
+                .wait()
+                .unwrap()
+                .is_some()
+        })
+        .collect();
+    assert_eq!(waiting, [false, false, true, true, true]);
+    close([a, b]);
+}
+
+#[test]
+fn wrong_pins_sent_to_two_stores_add_up_to_one_lock_that_both_see() {
+    use crate::domain::staff::PIN_LOCK;
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path());
+    for i in 0..4 {
+        let store = if i % 2 == 0 { &a } else { &b };
+        let now = 1000 + i * 60;
+        let locked = store.sign_ins().fail("ann".into(), now, PIN_LOCK).wait();
+        assert_eq!(locked.unwrap(), None);
+        assert_eq!(
+            a.sign_ins().locked_until("ann".into(), now).wait().unwrap(),
+            None
+        );
+    }
+    assert_eq!(
+        b.sign_ins()
+            .fail("ann".into(), 1300, PIN_LOCK)
+            .wait()
+            .unwrap(),
+        Some(2200)
+    );
+    for store in [&a, &b] {
+        let until = |now| {
+            store
+                .sign_ins()
+                .locked_until("ann".into(), now)
+                .wait()
+                .unwrap()
+        };
+        assert_eq!(until(1300), Some(2200));
+        assert_eq!(until(2199), Some(2200));
+        assert_eq!(until(2200), None);
+        let bob = store.sign_ins().locked_until("bob".into(), 1300).wait();
+        assert_eq!(bob.unwrap(), None, "other names are not locked");
+    }
+    close([a, b]);
+}
+
+#[test]
+fn five_wrong_pins_in_the_same_second_on_two_stores_lock_the_name() {
+    use crate::domain::staff::PIN_LOCK;
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path());
+    let locks = at_once([&a, &b], 3, |store, _| {
+        store
+            .sign_ins()
+            .fail("ann".into(), 5000, PIN_LOCK)
+            .wait()
+            .unwrap()
+    });
+    assert!(locks.contains(&Some(5900)), "{locks:?}");
+    let until = b
+        .sign_ins()
+        .locked_until("ann".into(), 5000)
+        .wait()
+        .unwrap();
+    assert_eq!(until, Some(5900));
+    close([a, b]);
+}
+
+#[test]
+fn wrong_pins_spread_over_more_than_the_window_do_not_lock_and_a_right_one_clears_them() {
+    use crate::domain::staff::PIN_LOCK;
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path());
+    for i in 0..10 {
+        let store = if i % 2 == 0 { &a } else { &b };
+        let locked = store
+            .sign_ins()
+            .fail("ann".into(), i * 300, PIN_LOCK)
+            .wait();
+        assert_eq!(locked.unwrap(), None, "at {}", i * 300);
+    }
+    for _ in 0..4 {
+        a.sign_ins()
+            .fail("bob".into(), 10, PIN_LOCK)
+            .wait()
+            .unwrap();
+    }
+    b.sign_ins().clear("bob".into()).wait().unwrap();
+    let locked = a
+        .sign_ins()
+        .fail("bob".into(), 11, PIN_LOCK)
+        .wait()
+        .unwrap();
+    assert_eq!(locked, None, "the right PIN forgot the four wrong ones");
+    close([a, b]);
+}

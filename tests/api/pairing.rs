@@ -99,6 +99,39 @@ async fn an_expired_code_is_not_found() {
 }
 
 #[tokio::test]
+async fn a_pairing_code_survives_a_restart_of_the_server() {
+    let app = TestApp::spawn().await;
+    let pairing = open_pairing(&app, "pos").await;
+    let code = pairing["code"].as_str().unwrap().to_owned();
+    let app = app.restart().await;
+    let res = app.get(&format!("/admin/pairings/{code}/qr.svg")).await;
+    assert_eq!(res.status(), 200, "the QR code is still drawn");
+    let res = pair(&app, &code).await;
+    assert_eq!(res.status(), 201);
+    let key = body(res).await;
+    assert_eq!(
+        (&key["name"], &key["role"]),
+        (&json!("till 2"), &json!("pos"))
+    );
+    assert_error(pair(&app, &code).await, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn a_code_redeemed_twice_at_the_same_time_makes_exactly_one_key() {
+    let app = TestApp::spawn().await;
+    let before = body(app.get("/admin/keys").await).await;
+    let pairing = open_pairing(&app, "pos").await;
+    let code = pairing["code"].as_str().unwrap();
+    let answers = futures_util::future::join_all((0..4).map(|_| pair(&app, code))).await;
+    let mut statuses: Vec<u16> = answers.iter().map(|r| r.status().as_u16()).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, [201, 404, 404, 404]);
+    let after = body(app.get("/admin/keys").await).await;
+    let count = |keys: &Value| keys.as_array().unwrap().len();
+    assert_eq!(count(&after), count(&before) + 1, "exactly one new key");
+}
+
+#[tokio::test]
 async fn a_pairing_makes_no_admin_key_and_needs_an_admin() {
     let app = TestApp::spawn().await;
     let res = app

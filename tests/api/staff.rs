@@ -315,6 +315,27 @@ async fn names_that_belong_to_no_one_are_locked_the_same_way() {
 }
 
 #[tokio::test]
+async fn a_lock_and_the_wrong_pins_before_it_outlive_a_restart_of_the_server() {
+    let (app, clock) = clocked().await;
+    add_member(&app, "Ann", "staff", "0481").await;
+    add_member(&app, "Bob", "staff", "2222").await;
+    for _ in 0..5 {
+        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
+    }
+    for _ in 0..4 {
+        assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
+    }
+    let app = app.restart().await;
+    let res = sign_in(&app, "Ann", "0481").await;
+    assert_eq!(header(&res, "retry-after"), (15 * 60).to_string());
+    assert_error(res, 429, "temporarily_banned").await;
+    clock.advance(60);
+    assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
+    let res = sign_in(&app, "Bob", "2222").await;
+    assert_error(res, 429, "temporarily_banned").await;
+}
+
+#[tokio::test]
 async fn wrong_pins_more_than_fifteen_minutes_apart_do_not_lock() {
     let (app, clock) = clocked().await;
     add_member(&app, "Ann", "staff", "0481").await;
