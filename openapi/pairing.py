@@ -141,7 +141,8 @@ PATHS = {
             "description": (
                 "A one-time code, valid 10 minutes, that one device trades for its own key "
                 "(`POST /pair`). Show the `url` as a QR code (`qr.svg`) or the code in large "
-                "letters. Codes live in the server's memory: a restart forgets them. "
+                "letters. Codes are kept in the store (only a hash of each): they survive a "
+                "restart, and any server on the same database redeems them. "
                 "Role: admin."
             ),
             "requestBody": request_body("NewPairing", "The key the device will get."),

@@ -7,6 +7,10 @@ Checks, each printed as one line:
   - an Idempotency-Key used on one process replays its answer on the other;
   - an event stream on each process sees the orders placed on both, in the same order;
   - a key revoked on one process is refused by the other within 2 seconds;
+  - a pairing code opened on one process is redeemed on the other, and a second redeem on
+    the first is refused; a code redeemed on both at the same moment makes exactly one key;
+  - wrong PINs sent alternately to both processes lock the name after the same number of
+    tries as on one process, and the lock holds on both;
   - a ban started on one process refuses the caller on the other within 2 seconds;
   - a key's per-minute quota holds across both processes;
   - `kill -9` of one process while orders stream in loses nothing it acknowledged (the
@@ -207,6 +211,58 @@ def main() -> int:
     check("a key revoked on one process is refused by the other within 2 s",
           refused_after is not None and refused_after <= 2.0,
           f"after {refused_after:.2f} s" if refused_after is not None else "still accepted after 5 s")
+
+    # A pairing code opened on one process is redeemed on the other, once.
+    stranger_a, stranger_b = harness.Client(a.base), harness.Client(b.base)
+    till = {"name": "two till", "role": "pos", "plan": "pro"}
+    code = admin_a.expect(201, "POST", "/admin/pairings", till)["code"]
+    s_b, _, paired = stranger_b.call("POST", "/pair", {"code": code})
+    s_a, _, _ = stranger_a.call("POST", "/pair", {"code": code})
+    check("a pairing code opened on one process is redeemed on the other, and not again on the first",
+          s_b == 201 and isinstance(paired, dict) and paired.get("name") == "two till" and s_a == 404,
+          f"redeemed on b: {s_b}, again on a: {s_a}")
+    if s_b == 201:
+        paired_a = harness.Client(a.base, paired["secret"])
+        deadline = time.time() + 5
+        while paired_a.call("GET", "/pets")[0] != 200 and time.time() < deadline:
+            time.sleep(0.05)
+        served = paired_a.call("GET", "/pets")[0]
+        check("the key paired on one process is served by the other", served == 200, f"{served}")
+    keys_before = len(admin_a.expect(200, "GET", "/admin/keys"))
+    code = admin_b.expect(201, "POST", "/admin/pairings", till)["code"]
+    redeems: list[int] = []
+    gate = threading.Barrier(2)
+
+    def redeem(server: harness.Server) -> None:
+        client = harness.Client(server.base)
+        gate.wait()
+        status = client.call("POST", "/pair", {"code": code})[0]
+        with lock:
+            redeems.append(status)
+        client.close()
+
+    threads = [threading.Thread(target=redeem, args=(server,)) for server in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    keys_after = len(admin_a.expect(200, "GET", "/admin/keys"))
+    check("a code redeemed on both processes at the same moment makes exactly one key",
+          sorted(redeems) == [201, 404] and keys_after == keys_before + 1,
+          f"answers {sorted(redeems)}, keys {keys_before} -> {keys_after}")
+
+    # Wrong PINs sent alternately to both lock the name after five, as on one process.
+    member = "Two " + secrets.token_hex(3)
+    admin_a.expect(201, "POST", "/admin/staff", {"name": member, "role": "staff", "pin": "0481"})
+    tries = [(stranger_a if i % 2 == 0 else stranger_b).call(
+        "POST", "/session", {"name": member, "pin": "1111"})[0] for i in range(5)]
+    right = [client.call("POST", "/session", {"name": member, "pin": "0481"})
+             for client in (stranger_a, stranger_b)]
+    locked = [status == 429 and isinstance(body, dict) and body.get("code") == "temporarily_banned"
+              and "retry-after" in headers for status, headers, body in right]
+    check("five wrong PINs sent alternately to two processes lock the name, on both",
+          tries == [401] * 5 and all(locked),
+          f"wrong PINs {tries}, then the right PIN {[status for status, _, _ in right]}")
 
     # kill -9 of one process while orders stream in loses nothing it acknowledged.
     stock_pet = admin_a.expect(201, "POST", "/pets", {"name": "Busy", "categoryId": category,
