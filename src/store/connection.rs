@@ -23,6 +23,11 @@ pub fn open_writer(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Each request runs in its own savepoint, whose undo pages go to a sub-journal: kept in
+    // memory (it is emptied when the savepoint is released) instead of spilling to a
+    // temporary file every few requests. Durability is the WAL's, untouched.
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
+    stable_plans(&conn)?;
     // Checkpoints run from the writer between groups; keep the WAL from growing unbounded.
     conn.pragma_update(None, "wal_autocheckpoint", 1000)?;
     Ok(conn)
@@ -39,7 +44,20 @@ pub fn open_reader(path: &Path) -> Result<Connection> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    stable_plans(&conn)?;
     Ok(conn)
+}
+
+/// Plans that do not depend on the values bound to a statement. Without this, a statement
+/// on a table with a partial index (`inventory_low`, the pets' code and barcode indexes) is
+/// parsed again every time its parameter changes, because the planner looked at the value;
+/// the profile of placing an order showed that re-parse as an eighth of the writer's time.
+fn stable_plans(conn: &Connection) -> Result<()> {
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )?;
+    Ok(())
 }
 
 /// A PostgreSQL session; a reader's refuses writes.
