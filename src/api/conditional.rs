@@ -2,19 +2,24 @@
 //! answered 304 with no body (the headers kept), so a till that polls a record it already
 //! has pays for no JSON.
 
+use std::future::Future;
+
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::Response;
 
-/// Turns a 200 answer to a `GET` into 304 when the client already has its `ETag`.
-pub async fn not_modified(req: Request, next: Next) -> Response {
+/// Turns `run`'s 200 answer to a `GET` into 304 when the client already has its `ETag`.
+pub async fn not_modified<F, Fut>(req: Request, run: F) -> Response
+where
+    F: FnOnce(Request) -> Fut,
+    Fut: Future<Output = Response>,
+{
     let asks = req.method() == Method::GET && req.headers().contains_key(header::IF_NONE_MATCH);
     if !asks {
-        return next.run(req).await;
+        return run(req).await;
     }
     let conditions = req.headers().clone();
-    let response = next.run(req).await;
+    let response = run(req).await;
     let current = response
         .headers()
         .get(header::ETAG)
