@@ -11,20 +11,32 @@ use crate::limits::{Plan, Quota};
 const COLUMNS: &str =
     "id, name, role, plan, per_minute, per_day, prefix, created_at, last_used_at, revoked_at";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
-    let role: String = row.get(2)?;
-    let plan: String = row.get(3)?;
-    let per_minute: Option<i64> = row.get(4)?;
-    let per_day: Option<i64> = row.get(5)?;
-    Ok(KeyRecord {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        role: Role::parse(&role).unwrap_or(Role::Readonly),
-        plan: plan.parse().unwrap_or(Plan::Free),
-        custom: per_minute.zip(per_day).map(|(m, d)| Quota {
+/// A key's role, plan and own quota as stored, from the four columns `role, plan,
+/// per_minute, per_day` starting at `first`. An unreadable role or plan reads as the
+/// weakest: a misread never gives a key more than it had.
+pub(super) fn terms(row: &Row<'_>, first: usize) -> rusqlite::Result<(Role, Plan, Option<Quota>)> {
+    let role: String = row.get(first)?;
+    let plan: String = row.get(first + 1)?;
+    let per_minute: Option<i64> = row.get(first + 2)?;
+    let per_day: Option<i64> = row.get(first + 3)?;
+    Ok((
+        Role::parse(&role).unwrap_or(Role::Readonly),
+        plan.parse().unwrap_or(Plan::Free),
+        per_minute.zip(per_day).map(|(m, d)| Quota {
             per_minute: m.max(0) as u64,
             per_day: d.max(0) as u64,
         }),
+    ))
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
+    let (role, plan, custom) = terms(row, 2)?;
+    Ok(KeyRecord {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        role,
+        plan,
+        custom,
         prefix: row.get(6)?,
         created_at: row.get(7)?,
         last_used_at: row.get(8)?,

@@ -9,27 +9,20 @@ use rusqlite::{params, OptionalExtension};
 
 use super::db::{Connection, Row};
 use super::{Call, Result, Store, Tx};
-use crate::domain::key::{NewKey, Role};
+use crate::domain::key::NewKey;
 use crate::domain::pairing::WaitingPairing;
-use crate::limits::{Plan, Quota};
 
 const COLUMNS: &str = "name, role, plan, per_minute, per_day, expires_at";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<WaitingPairing> {
-    let role: String = row.get(1)?;
-    let plan: String = row.get(2)?;
-    let per_minute: Option<i64> = row.get(3)?;
-    let per_day: Option<i64> = row.get(4)?;
+    // A pairing never makes an admin key (refused when it is opened).
+    let (role, plan, custom) = super::keys::terms(row, 1)?;
     Ok(WaitingPairing {
         key: NewKey {
             name: row.get(0)?,
-            // A pairing never makes an admin key; an unreadable role makes the weakest.
-            role: Role::parse(&role).unwrap_or(Role::Readonly),
-            plan: plan.parse().unwrap_or(Plan::Free),
-            custom: per_minute.zip(per_day).map(|(m, d)| Quota {
-                per_minute: m.max(0) as u64,
-                per_day: d.max(0) as u64,
-            }),
+            role,
+            plan,
+            custom,
         },
         expires_at: row.get(5)?,
     })
