@@ -31,7 +31,9 @@ export function scanBox(o) {
   const input = /** @type {HTMLInputElement} */ (h('input', {
     id: o.id, type: 'text', inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false',
     placeholder: 'Scan, or type a code', enterkeyhint: 'go', 'data-scan': true,
-    class: 'scan-input',
+    // A page redrawn by another till's change puts the box back: the focus follows it, so a
+    // scan typed across the redraw is not lost.
+    'data-focus-key': o.id, class: 'scan-input',
   }));
   const status = h('span', { class: 'scan-status muted', role: 'status' });
   input.addEventListener('keydown', async (e) => {

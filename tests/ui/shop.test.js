@@ -225,4 +225,26 @@ describe('the shop screens of interface 1.1', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  it('keeps the scan box focused when another till\'s change redraws the stocktake mid-scan', async () => {
+    const { page, errors, context } = await signedIn({ width: 820, height: 1180 });
+    await page.getByRole('link', { name: 'Stocktake', exact: true }).click();
+    await page.getByRole('button', { name: 'Start a stocktake' }).click();
+    const scan = page.getByLabel('Scan a barcode');
+    await scan.waitFor();
+    await scan.click();
+    await page.keyboard.type('4006381', { delay: 5 });
+    const drawn = await page.locator('.stocktake .results > p.muted').elementHandle();
+    // Another till changes a pet: the page redraws around the scan box while it is typed in.
+    await admin.patch(`/pets/${ids.Guppy}`, { price: 321 });
+    await page.waitForFunction((el) => !el?.isConnected, drawn);
+    await page.keyboard.type('333931', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Neon tetra' }).waitFor({ timeout: 5000 });
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('button', { name: 'Start a stocktake' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

@@ -33,7 +33,7 @@ export function mount(ctx) {
 
   const results = h('div', { class: 'results' });
   const counter = h('div', { class: 'count-panel', 'aria-live': 'polite' });
-  const search = /** @type {HTMLInputElement} */ (h('input', { id: 'st-search', type: 'search', autocomplete: 'off', placeholder: 'e.g. neon tetra', 'data-search': true }));
+  const search = /** @type {HTMLInputElement} */ (h('input', { id: 'st-search', type: 'search', autocomplete: 'off', placeholder: 'e.g. neon tetra', 'data-search': true, 'data-focus-key': 'st-search' }));
   const matches = h('div', { class: 'st-matches' });
   search.addEventListener('input', () => drawMatches());
   const scan = scanBox({
