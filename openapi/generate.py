@@ -123,7 +123,12 @@ DOCUMENT = {
             "BearerAuth": {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "The key's secret as a bearer token.",
+                "description": (
+                    "The key's secret as a bearer token. An `Authorization` header that is not "
+                    "`Bearer <secret>` is refused with 401, even beside a valid `X-API-Key`: "
+                    "credentials the server cannot read are never passed over. (A readable bearer "
+                    "token beside `X-API-Key`: `X-API-Key` decides.)"
+                ),
             },
         },
         "schemas": dict(SCHEMAS, **staff.SCHEMAS, **pairing.SCHEMAS),

@@ -27,15 +27,26 @@ use crate::store::Claim;
 #[derive(Clone)]
 struct KeyName(String);
 
-/// The secret a request presents: `X-API-Key`, or `Authorization: Bearer`.
+/// The secret a request presents: `X-API-Key`, or `Authorization: Bearer`. An
+/// `Authorization` header that is not a bearer token presents no key at all, even beside an
+/// `X-API-Key`: credentials the server cannot read are refused (401), never passed over.
 fn presented_secret(req: &Request) -> Option<&str> {
     let headers = req.headers();
+    let bearer = match headers.get(header::AUTHORIZATION) {
+        None => None,
+        Some(value) => Some(bearer_token(value)?),
+    };
     if let Some(key) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
         return Some(key.trim());
     }
-    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = auth.trim().split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+    bearer
+}
+
+/// The token of `Authorization: Bearer <token>` (the scheme in any case).
+fn bearer_token(value: &HeaderValue) -> Option<&str> {
+    let (scheme, token) = value.to_str().ok()?.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// Resolves the caller, applies the rate limit and answers 401 for a missing or unknown

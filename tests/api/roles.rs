@@ -336,3 +336,33 @@ async fn bearer_authorization_works_like_x_api_key() {
         .unwrap();
     assert_eq!(res.status(), 200);
 }
+
+#[tokio::test]
+async fn an_authorization_header_that_is_not_a_bearer_token_is_refused_even_beside_a_valid_x_api_key(
+) {
+    let app = TestApp::spawn().await;
+    for unreadable in ["Basic dXNlcjpwYXNz", "Bearer", "Bearer    ", "garbage"] {
+        let res = app
+            .client
+            .get(app.url("/pets"))
+            .header("X-API-Key", crate::support::ADMIN_KEY)
+            .header("Authorization", unreadable)
+            .send()
+            .await
+            .unwrap();
+        assert_error(res, 401, "unauthorized").await;
+    }
+    let res = app
+        .client
+        .get(app.url("/pets"))
+        .header("X-API-Key", crate::support::ADMIN_KEY)
+        .header("Authorization", "Bearer some-other-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        res.status(),
+        200,
+        "a readable bearer beside X-API-Key: X-API-Key decides"
+    );
+}
