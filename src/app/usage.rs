@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use crate::auth::Keyring;
-use crate::limits::{BanPolicy, Clock, Limiter, Subject};
+use crate::limits::{BanPolicy, Clock, Limiter, Span, Subject};
 use crate::store::usage::UsageDelta;
 use crate::store::{Store, StoreError};
 
@@ -26,6 +26,16 @@ struct Saved {
     /// The same for the current minute's counts.
     minutes: HashMap<String, (i64, u64)>,
     uses: HashMap<i64, i64>,
+}
+
+impl Saved {
+    /// What is in the store of each subject's count of `span`.
+    fn of(&mut self, span: Span) -> &mut HashMap<String, (i64, u64)> {
+        match span {
+            Span::Day => &mut self.counts,
+            Span::Minute => &mut self.minutes,
+        }
+    }
 }
 
 impl Usage {
@@ -62,10 +72,12 @@ impl Usage {
     pub fn save(&self, store: &Store, keyring: &Keyring) -> Result<(), StoreError> {
         let mut saved = self.saved.lock().unwrap_or_else(|e| e.into_inner());
         let saved = &mut *saved;
-        let days = counted(self.limiter.day_counts(), subject_key);
-        let minutes = counted(self.limiter.minute_counts(), minute_key);
-        let mut deltas = deltas(&saved.counts, &days);
-        deltas.extend(self::deltas(&saved.minutes, &minutes));
+        let counted = SPANS.map(|span| counted(&self.limiter, span));
+        let deltas: Vec<UsageDelta> = SPANS
+            .iter()
+            .zip(&counted)
+            .flat_map(|(&span, counted)| deltas(saved.of(span), counted))
+            .collect();
         let used: Vec<(i64, i64)> = keyring
             .last_uses()
             .into_iter()
@@ -82,30 +94,22 @@ impl Usage {
             store.usage().save(deltas, uses).wait()?;
         }
         saved.uses.extend(used);
-        // Only the current day's and minute's counts are ever saved again; forget the rest so
-        // this never grows.
         let now = self.now();
-        let (today, minute) = (
-            crate::limits::day_start(now),
-            crate::limits::minute_start(now),
-        );
-        remember(&mut saved.counts, days, today);
-        remember(&mut saved.minutes, minutes, minute);
-        // What other processes on the same store (several servers on one PostgreSQL
-        // database) added since: counted here too, and marked as already in the store.
-        for (subject, day, total) in store.usage().load(today).wait()? {
-            if let Some(extra) = news(&mut saved.counts, &subject, day, total) {
-                if let Some(parsed) = parse_subject(&subject) {
-                    self.limiter.add_day_count(parsed, day, extra);
+        for (span, counted) in SPANS.into_iter().zip(counted) {
+            let start = span.start(now);
+            let saved = saved.of(span);
+            // Only the current span's counts are ever saved again; forget the rest so this
+            // never grows.
+            remember(saved, counted, start);
+            // What other processes on the same store (several servers on one PostgreSQL
+            // database) added since: counted here too, and marked as already in the store.
+            for (subject, at, total) in store.usage().load(start).wait()? {
+                let Some(parsed) = parse_saved(span, &subject) else {
+                    continue;
+                };
+                if let Some(extra) = news(saved, &subject, at, total) {
+                    self.limiter.add_count(span, parsed, at, extra);
                 }
-            }
-        }
-        for (subject, start, total) in store.usage().load(minute).wait()? {
-            let Some(parsed) = subject.strip_prefix(MINUTE).and_then(parse_subject) else {
-                continue;
-            };
-            if let Some(extra) = news(&mut saved.minutes, &subject, start, total) {
-                self.limiter.add_minute_count(parsed, start, extra);
             }
         }
         Ok(())
@@ -165,21 +169,35 @@ pub fn subject_key(subject: &Subject) -> String {
     }
 }
 
-/// How a subject's count of the current minute is saved (beside its day count).
+/// The spans whose counts are saved and shared.
+const SPANS: [Span; 2] = [Span::Day, Span::Minute];
+
+/// How a subject's count of the current minute is saved (beside its day count, saved as
+/// [`subject_key`]).
 const MINUTE: &str = "minute:";
 
-fn minute_key(subject: &Subject) -> String {
-    format!("{MINUTE}{}", subject_key(subject))
+/// How `subject`'s count of `span` is saved.
+fn saved_key(span: Span, subject: &Subject) -> String {
+    match span {
+        Span::Day => subject_key(subject),
+        Span::Minute => format!("{MINUTE}{}", subject_key(subject)),
+    }
 }
 
-/// The limiter's counts as saved: `(saved subject, window start, count)`.
-fn counted(
-    counts: Vec<(Subject, i64, u64)>,
-    key: fn(&Subject) -> String,
-) -> Vec<(String, i64, u64)> {
-    counts
+/// The subject of a saved count of `span` (`None` for another span's, or one unreadable).
+fn parse_saved(span: Span, raw: &str) -> Option<Subject> {
+    match span {
+        Span::Day => parse_subject(raw),
+        Span::Minute => raw.strip_prefix(MINUTE).and_then(parse_subject),
+    }
+}
+
+/// The limiter's counts of `span` as saved: `(saved subject, span start, count)`.
+fn counted(limiter: &Limiter, span: Span) -> Vec<(String, i64, u64)> {
+    limiter
+        .counts(span)
         .into_iter()
-        .map(|(subject, start, count)| (key(&subject), start, count))
+        .map(|(subject, start, count)| (saved_key(span, &subject), start, count))
         .collect()
 }
 

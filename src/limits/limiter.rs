@@ -106,7 +106,38 @@ struct Entry {
     ban: BanState,
 }
 
+/// The two windows a subject's requests are counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Span {
+    Minute,
+    Day,
+}
+
+impl Span {
+    /// When the span holding `now` started (Unix seconds).
+    pub fn start(self, now: i64) -> i64 {
+        match self {
+            Self::Minute => minute_start(now),
+            Self::Day => day_start(now),
+        }
+    }
+}
+
 impl Entry {
+    fn counter(&self, span: Span) -> &Counter {
+        match span {
+            Span::Minute => &self.minute,
+            Span::Day => &self.day,
+        }
+    }
+
+    fn counter_mut(&mut self, span: Span) -> &mut Counter {
+        match span {
+            Span::Minute => &mut self.minute,
+            Span::Day => &mut self.day,
+        }
+    }
+
     fn status(&self, quota: Quota, now: i64) -> Status {
         Status::at(
             quota,
@@ -258,10 +289,10 @@ impl Limiter {
 
     /// Every subject banned now, with when its ban ends.
     pub fn bans(&self) -> Vec<(Subject, i64)> {
+        let now = self.clock.now();
         let mut bans = Vec::new();
         for shard in &*self.shards {
             let map = lock(shard);
-            let now = self.clock.now();
             bans.extend(
                 map.iter()
                     .filter_map(|(s, e)| e.ban.banned_until(now).map(|until| (*s, until))),
@@ -307,51 +338,36 @@ impl Limiter {
         }
     }
 
-    /// Today's request count of every subject that made a request today, with the day's start,
-    /// for persisting. Locks one shard at a time, so it is not one atomic snapshot.
-    pub fn day_counts(&self) -> Vec<(Subject, i64, u64)> {
+    /// The current `span`'s request count of every subject that made a request in it, with
+    /// the span's start, for saving and for sharing with the other processes on the store.
+    /// Locks one shard at a time, so it is not one atomic snapshot.
+    pub fn counts(&self, span: Span) -> Vec<(Subject, i64, u64)> {
+        let current = span.start(self.clock.now());
         let mut counts = Vec::new();
         for shard in &*self.shards {
             let map = lock(shard);
-            let today = day_start(self.clock.now());
             counts.extend(map.iter().filter_map(|(subject, entry)| {
-                let (start, count) = entry.day.current(today)?;
+                let (start, count) = entry.counter(span).current(current)?;
                 Some((*subject, start, count))
             }));
         }
         counts
     }
 
-    /// This minute's request count of every subject that made a request in it, with the
-    /// minute's start, for sharing with the other processes on the store.
-    pub fn minute_counts(&self) -> Vec<(Subject, i64, u64)> {
-        let mut counts = Vec::new();
-        for shard in &*self.shards {
-            let map = lock(shard);
-            let minute = minute_start(self.clock.now());
-            counts.extend(map.iter().filter_map(|(subject, entry)| {
-                let (start, count) = entry.minute.current(minute)?;
-                Some((*subject, start, count))
-            }));
-        }
-        counts
-    }
-
-    /// Adds `extra` requests that other processes on the same store served this minute for
-    /// `subject`, so a minute's quota is counted across processes.
-    pub fn add_minute_count(&self, subject: Subject, minute_start_secs: i64, extra: u64) {
+    /// Adds `extra` requests that other processes on the same store served for `subject` in
+    /// the `span` starting at `start`, so its quota is counted across processes. Ignored
+    /// unless that span is the current one.
+    pub fn add_count(&self, span: Span, subject: Subject, start: i64, extra: u64) {
         let mut map = self.shard(&subject);
-        if minute_start_secs != minute_start(self.clock.now()) || extra == 0 {
+        if start != span.start(self.clock.now()) || extra == 0 {
             return;
         }
-        let entry = map.entry(subject).or_default();
-        let current = entry.minute.get(minute_start_secs);
-        entry
-            .minute
-            .raise_to(minute_start_secs, current.saturating_add(extra));
+        let counter = map.entry(subject).or_default().counter_mut(span);
+        let current = counter.get(start);
+        counter.raise_to(start, current.saturating_add(extra));
     }
 
-    /// Restores a persisted day count (from [`Limiter::day_counts`]); call it at startup,
+    /// Restores a persisted day count (from [`Limiter::counts`] of [`Span::Day`]); call it at startup,
     /// before serving. Ignored unless `day_start_secs` is the start of today. The count becomes
     /// the larger of the one held and `count`, so restoring twice is harmless.
     pub fn restore_day_count(&self, subject: Subject, day_start_secs: i64, count: u64) {
@@ -363,20 +379,6 @@ impl Limiter {
             .or_default()
             .day
             .raise_to(day_start_secs, count);
-    }
-
-    /// Adds `extra` requests that other processes on the same store served today for
-    /// `subject`, so a day's quota is counted across processes.
-    pub fn add_day_count(&self, subject: Subject, day_start_secs: i64, extra: u64) {
-        let mut map = self.shard(&subject);
-        if day_start_secs != day_start(self.clock.now()) || extra == 0 {
-            return;
-        }
-        let entry = map.entry(subject).or_default();
-        let current = entry.day.get(day_start_secs);
-        entry
-            .day
-            .raise_to(day_start_secs, current.saturating_add(extra));
     }
 
     /// Drops subjects with nothing left to remember: no request this minute or today, no

@@ -3,7 +3,7 @@
 //! This module is plain data and pure functions with an injectable [`Clock`]: it knows nothing
 //! of HTTP, axum, SQLite or tokio. The `api` layer asks a [`Limiter`] for a [`Decision`] on every
 //! request and turns it into a status code and headers; the `store` layer persists the
-//! [`Limiter::day_counts`] snapshot so that a restart does not reset a key's day.
+//! [`Limiter::counts`] snapshot of [`Span::Day`] so that a restart does not reset a key's day.
 //!
 //! # Contract (spec "Rate limits")
 //!
@@ -51,7 +51,7 @@ pub use ban::BanPolicy;
 pub use client::client_net;
 pub use clock::{Clock, SystemClock, TestClock};
 pub use headers::{policy_header, ratelimit_header};
-pub use limiter::{Decision, Limiter, Subject};
+pub use limiter::{Decision, Limiter, Span, Subject};
 pub use places::{Place, Refusal, StreamPlaces, DESKTOP_RESERVED, PER_CLIENT, PER_KEY};
 pub use plan::{Plan, Quota, UnknownPlan};
 pub use window::{day_start, minute_start, Status, WindowStatus, DAY_SECS, MINUTE_SECS};

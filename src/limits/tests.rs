@@ -361,7 +361,7 @@ fn the_day_counts_snapshot_holds_only_todays_entries() {
     spend(&limiter, &KEY, FREE, 3);
     let addr = Subject::Addr(IpAddr::V4(Ipv4Addr::LOCALHOST));
     spend(&limiter, &addr, FREE, 1);
-    let mut counts = limiter.day_counts();
+    let mut counts = limiter.counts(Span::Day);
     counts.sort_by_key(|(subject, _, _)| subject.to_string());
     assert_eq!(counts, vec![(addr, MIDNIGHT, 1), (KEY, MIDNIGHT, 3)]);
 }
@@ -370,7 +370,7 @@ fn the_day_counts_snapshot_holds_only_todays_entries() {
 fn restoring_todays_count_carries_the_day_over_a_restart() {
     let (before, clock) = limiter_at(MIDNIGHT + 3_600);
     spend(&before, &KEY, quota(60, 10), 8);
-    let saved = before.day_counts();
+    let saved = before.counts(Span::Day);
 
     clock.advance(5);
     let after = Limiter::new(BanPolicy::default(), clock.clone());
@@ -394,7 +394,7 @@ fn restoring_yesterdays_count_is_ignored() {
     limiter.restore_day_count(Subject::Key(2), MIDNIGHT + 86_400, 900);
     assert_eq!(limiter.tracked(), 0);
     assert_eq!(limiter.peek(&KEY, FREE).day.used, 0);
-    assert!(limiter.day_counts().is_empty());
+    assert!(limiter.counts(Span::Day).is_empty());
 }
 
 #[test]
