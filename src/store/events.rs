@@ -117,7 +117,6 @@ impl Follower {
         url: String,
         events: tokio::sync::broadcast::Sender<std::sync::Arc<Event>>,
     ) -> Result<Self> {
-        use std::sync::atomic::Ordering;
         let (wake, woken) = crossbeam_channel::unbounded::<()>();
         let stopping = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let stop = stopping.clone();
@@ -125,58 +124,18 @@ impl Follower {
         let thread = std::thread::Builder::new()
             .name("store-events".into())
             .spawn(move || {
-                let conn = match super::connection::open_postgres(&url, true).and_then(|conn| {
+                let listening = super::connection::open_postgres(&url, true).and_then(|conn| {
                     conn.execute_batch(&format!("LISTEN {}", super::dialect::EVENTS_CHANNEL))?;
                     let last = last_id(&conn)?;
                     Ok((conn, last))
-                }) {
-                    Ok(opened_conn) => {
+                });
+                match listening {
+                    Ok((conn, last)) => {
                         let _ = opened.send(Ok(()));
-                        opened_conn
+                        follow(&conn, last, &woken, &stop, &events);
                     }
                     Err(err) => {
                         let _ = opened.send(Err(err));
-                        return;
-                    }
-                };
-                let (conn, mut last) = conn;
-                let mut asked = std::time::Instant::now();
-                while !stop.load(Ordering::Relaxed) {
-                    let woken = match woken.recv_timeout(Self::TICK) {
-                        Ok(()) => {
-                            while woken.try_recv().is_ok() {}
-                            true
-                        }
-                        Err(crossbeam_channel::RecvTimeoutError::Timeout) => false,
-                        Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
-                    };
-                    let notified = match &conn {
-                        super::db::Connection::Pg(session) => {
-                            session.drain_notifications().unwrap_or(true)
-                        }
-                        super::db::Connection::Lite(_) => false,
-                    };
-                    if !(woken || notified || asked.elapsed() >= Self::POLL) {
-                        continue;
-                    }
-                    asked = std::time::Instant::now();
-                    loop {
-                        match since(&conn, last, Self::BATCH) {
-                            Ok(batch) => {
-                                let full = batch.len() as i64 == Self::BATCH;
-                                for event in batch {
-                                    last = event.id;
-                                    let _ = events.send(std::sync::Arc::new(event));
-                                }
-                                if !full {
-                                    break;
-                                }
-                            }
-                            Err(err) => {
-                                tracing::warn!(%err, "reading new events failed; trying again shortly");
-                                break;
-                            }
-                        }
                     }
                 }
             })
@@ -213,6 +172,64 @@ impl Follower {
         let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(thread) = thread {
             let _ = thread.join();
+        }
+    }
+}
+
+/// The follower's loop: hands on the events after `last` whenever it is woken, notified
+/// or has not asked for [`Follower::POLL`], until `stop`.
+#[cfg(feature = "postgres")]
+fn follow(
+    conn: &Connection,
+    mut last: i64,
+    woken: &crossbeam_channel::Receiver<()>,
+    stop: &std::sync::atomic::AtomicBool,
+    events: &tokio::sync::broadcast::Sender<std::sync::Arc<Event>>,
+) {
+    let mut asked = std::time::Instant::now();
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let woken = match woken.recv_timeout(Follower::TICK) {
+            Ok(()) => {
+                while woken.try_recv().is_ok() {}
+                true
+            }
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => false,
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+        };
+        let notified = match conn {
+            Connection::Pg(session) => session.drain_notifications().unwrap_or(true),
+            Connection::Lite(_) => false,
+        };
+        if woken || notified || asked.elapsed() >= Follower::POLL {
+            asked = std::time::Instant::now();
+            hand_on(conn, &mut last, events);
+        }
+    }
+}
+
+/// Sends every event after `last` to the subscribers, a batch at a time; `last` follows.
+#[cfg(feature = "postgres")]
+fn hand_on(
+    conn: &Connection,
+    last: &mut i64,
+    events: &tokio::sync::broadcast::Sender<std::sync::Arc<Event>>,
+) {
+    loop {
+        match since(conn, *last, Follower::BATCH) {
+            Ok(batch) => {
+                let full = batch.len() as i64 == Follower::BATCH;
+                for event in batch {
+                    *last = event.id;
+                    let _ = events.send(std::sync::Arc::new(event));
+                }
+                if !full {
+                    return;
+                }
+            }
+            Err(err) => {
+                tracing::warn!(%err, "reading new events failed; trying again shortly");
+                return;
+            }
         }
     }
 }
