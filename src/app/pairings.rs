@@ -54,11 +54,7 @@ impl Pairings {
                 .open(code_hash(&code), waiting.clone(), now, MAX_WAITING)
                 .await?;
             if stored {
-                return Ok(Pairing {
-                    code,
-                    key: waiting.key,
-                    expires_at: waiting.expires_at,
-                });
+                return Ok(with_code(&code, waiting));
             }
         }
         Err(StoreError::Internal(
