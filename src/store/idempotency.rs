@@ -1,13 +1,15 @@
 //! Running a write at most once per idempotency scope.
 //!
-//! The key is claimed first: an `INSERT` that does nothing when the key is taken, in the
-//! same transaction (and savepoint) as the change. Only the request that claimed the key
-//! acts; it then records its answer (the record it returned, as JSON) beside the claim. A
-//! claim older than [`TTL_SECS`] may be claimed again. A request that fails rolls back its
-//! claim with its change, so it may be retried as it is. Which HTTP status a replayed answer
+//! The key's record is looked up first, in the same transaction (and savepoint) as the
+//! change: the writer holds the store's write lock from the group's `BEGIN` to its `COMMIT`
+//! (SQLite's file lock; on PostgreSQL the store-wide advisory lock), so no other write can
+//! take the key between the look and the change. Only when no live record holds the key does
+//! the request act; it then records its answer (the record it returned, as JSON) with the
+//! key, in one statement. A record older than [`TTL_SECS`] is replaced. A request that fails
+//! leaves no record, so it may be retried as it is. Which HTTP status a replayed answer
 //! carries is not the store's business: the record holds only the answer.
 
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
 use super::{Result, StoreError, Tx};
@@ -27,20 +29,14 @@ where
         return act(tx).map(Answer::Fresh);
     };
     let now = chrono::Utc::now().timestamp();
-    if !claim(tx, scope, now)? {
-        let (hash, answer): (String, Option<String>) = tx
-            .prepare_cached(
-                "SELECT request_hash, answer FROM idempotency_records WHERE key_id = ?1 AND idem_key = ?2",
-            )?
-            .query_row(params![scope.key_id, scope.key], |row| {
-                Ok((row.get(0)?, row.get(1)?))
-            })?;
+    if let Some((hash, answer)) = live_record(tx, scope, now)? {
         if hash != scope.request_hash {
             return Err(DomainError::IdempotencyKeyReused.into());
         }
         return match answer {
             Some(answer) => Ok(Answer::Replayed(answer)),
-            // Claimed by a request whose change is not committed yet.
+            // Claimed by a request whose change is not committed yet (a store written by
+            // an earlier version, which claimed keys before acting).
             None => Err(DomainError::IdempotencyInProgress.into()),
         };
     }
@@ -48,38 +44,33 @@ where
     let answer = serde_json::to_string(&value)
         .map_err(|e| StoreError::Internal(format!("cannot encode an answer: {e}")))?;
     tx.prepare_cached(
-        "UPDATE idempotency_records SET answer = ?3 WHERE key_id = ?1 AND idem_key = ?2",
+        "INSERT INTO idempotency_records (key_id, idem_key, request_hash, answer, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (key_id, idem_key) DO UPDATE SET request_hash = excluded.request_hash,
+             answer = excluded.answer, created_at = excluded.created_at",
     )?
-    .execute(params![scope.key_id, scope.key, answer])?;
+    .execute(params![
+        scope.key_id,
+        scope.key,
+        scope.request_hash,
+        answer,
+        now
+    ])?;
     Ok(Answer::Fresh(value))
 }
 
-/// Claims the scope's key for this request: a new key, or one whose record has expired.
-/// `false` when a live record holds it.
-fn claim(tx: &Tx<'_>, scope: &Scope, now: i64) -> Result<bool> {
-    let inserted = tx
+/// The request hash and answer of the record holding the scope's key, unless there is none
+/// or it has expired.
+fn live_record(tx: &Tx<'_>, scope: &Scope, now: i64) -> Result<Option<(String, Option<String>)>> {
+    Ok(tx
         .prepare_cached(
-            "INSERT INTO idempotency_records (key_id, idem_key, request_hash, answer, created_at)
-             VALUES (?1, ?2, ?3, NULL, ?4)
-             ON CONFLICT (key_id, idem_key) DO NOTHING",
+            "SELECT request_hash, answer FROM idempotency_records
+             WHERE key_id = ?1 AND idem_key = ?2 AND created_at > ?3",
         )?
-        .execute(params![scope.key_id, scope.key, scope.request_hash, now])?;
-    if inserted == 1 {
-        return Ok(true);
-    }
-    let reclaimed = tx
-        .prepare_cached(
-            "UPDATE idempotency_records SET request_hash = ?3, answer = NULL, created_at = ?4
-             WHERE key_id = ?1 AND idem_key = ?2 AND created_at <= ?5",
-        )?
-        .execute(params![
-            scope.key_id,
-            scope.key,
-            scope.request_hash,
-            now,
-            now - TTL_SECS
-        ])?;
-    Ok(reclaimed == 1)
+        .query_row(params![scope.key_id, scope.key, now - TTL_SECS], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?)
 }
 
 /// Forgets answers older than [`TTL_SECS`].

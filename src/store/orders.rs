@@ -127,7 +127,7 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
         },
     )?;
     let item = InventoryItem {
-        reorder_point: inventory::get(tx, pet.id)?.and_then(|i| i.reorder_point),
+        reorder_point: item.reorder_point,
         ..InventoryItem::new(pet.id, after, status_after)
     };
     inventory::announce_moved(tx, &item, -new.quantity)?;
