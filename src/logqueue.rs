@@ -9,7 +9,7 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -109,15 +109,40 @@ pub fn spawn(mut out: Box<dyn Write + Send>) -> std::io::Result<(Queue, Dropped,
     ))
 }
 
-impl Write for Queue {
-    /// Takes one formatted line (the log's formatter writes each event at once).
-    fn write(&mut self, line: &[u8]) -> std::io::Result<usize> {
+impl Queue {
+    /// Appends one whole line (ending in a newline), or drops and counts it when the buffer
+    /// is full.
+    pub fn append(&self, line: &[u8]) {
         let mut buffer = self.shared.buffer.lock().unwrap_or_else(|e| e.into_inner());
         if buffer.len() + line.len() > BUFFER_MAX {
             self.shared.dropped.fetch_add(1, Ordering::Relaxed);
         } else {
             buffer.extend_from_slice(line);
         }
+    }
+}
+
+/// The queue that takes the request log's lines as they are, already formatted (see
+/// [`crate::api`]'s request log), when the program has one with plain lines.
+static PLAIN: OnceLock<Queue> = OnceLock::new();
+
+/// Sends the request log's lines straight to `queue`, formatted as the log's own formatter
+/// writes them without colours, instead of through it: one line per request is the log's
+/// bulk, and the general formatter cost a twentieth of a read. Call once, only for a log
+/// without colours; without it, request lines go through `tracing` like every other.
+pub fn take_request_lines(queue: Queue) {
+    let _ = PLAIN.set(queue);
+}
+
+/// Where request lines go directly, if anywhere.
+pub fn request_lines() -> Option<&'static Queue> {
+    PLAIN.get()
+}
+
+impl Write for Queue {
+    /// Takes one formatted line (the log's formatter writes each event at once).
+    fn write(&mut self, line: &[u8]) -> std::io::Result<usize> {
+        self.append(line);
         Ok(line.len())
     }
 

@@ -28,15 +28,18 @@ fn main() -> std::process::ExitCode {
         Err(err) => return failed(&petstore::Error::from(err)),
     };
     report_dropped_log_lines(dropped);
+    let colours =
+        log_settings.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    if !colours {
+        petstore::logqueue::take_request_lines(log_writer.clone());
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("PETSTORE_LOG")
                 .unwrap_or_else(|_| "info".into()),
         )
         .with_writer(log_writer)
-        .with_ansi(
-            log_settings.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        )
+        .with_ansi(colours)
         .with_target(false)
         .init();
     let mut out = std::io::stdout();

@@ -3,6 +3,7 @@
 //! named store call (`s.app.store().pets().create(new)`) and shape the answer; the rules
 //! are in `domain`, the SQL in `store`, and HTTP stops here.
 
+mod access_log;
 mod admin;
 mod backups;
 mod categories;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::http::{HeaderName, HeaderValue, Method};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::IntoResponse;
 use axum::routing::{get, post, MethodRouter};
@@ -21,12 +21,6 @@ use super::{
     admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
     pairings, pets, profile, public_limit, reports, session, staff, stocktakes, transfer, ui,
 };
-
-/// What the UI and the docs may load: only this server's own files (shops are offline),
-/// inline styles (the docs' renderer sets them), `data:` images (icons), and no framing.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
-    style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
-    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Marks every answer of an operation with its `X-Stability`.
 fn stability(level: &'static str, route: MethodRouter<AppState>) -> MethodRouter<AppState> {
@@ -195,18 +189,6 @@ pub fn build(state: AppState) -> Router {
     // read profile showed it as a tenth of a request's time).
     let everything = ServiceBuilder::new()
         .option_layer(cors(&state.app.settings().cors_origins))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_FRAME_OPTIONS,
-            HeaderValue::from_static("DENY"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ))
         .layer(from_fn(middleware::track))
         .layer(from_fn_with_state(state, middleware::read_body))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -31,9 +31,14 @@ impl std::fmt::Debug for Secret {
     }
 }
 
-/// The stored form of a secret.
+/// The stored form of a secret: its SHA-256 in lower-case hex. Every request with a key
+/// computes it, so the hex is written into a buffer (`hex::encode` builds its string a
+/// character at a time, half the cost of the lookup in the read profile).
 pub fn hash(secret: &str) -> String {
-    hex::encode(Sha256::digest(secret.as_bytes()))
+    let mut text = [0u8; 64];
+    // 32 bytes always fit 64 hex digits, and hex digits are always UTF-8.
+    let _ = hex::encode_to_slice(Sha256::digest(secret.as_bytes()), &mut text);
+    std::str::from_utf8(&text).unwrap_or_default().to_owned()
 }
 
 /// The part of a secret that listings show, to tell keys apart.
