@@ -7,6 +7,11 @@
 //! close at once, requests in flight get [`SHUTDOWN_GRACE`] to finish, and whatever is left is
 //! dropped, so `serve` returns in bounded time whatever the clients do.
 //!
+//! Connections are served on [`ConnectionThreads`]: one thread per CPU, each with its own
+//! single-threaded runtime, a connection staying on one of them from accept to close. The
+//! accept loop and everything else (the store's background work, the event follower) stay
+//! on the runtime that called [`run`].
+//!
 //! On an HTTPS listener each connection first completes its TLS handshake within
 //! [`HANDSHAKE_TIMEOUT`] (a client that dawdles over it is cut, and until it is done the
 //! connection counts as idle, so the caps push it out first); the timeouts above then apply
@@ -72,6 +77,7 @@ pub async fn run(
         per_client = registry.per_client_cap(),
         "connection caps"
     );
+    let threads = ConnectionThreads::start()?;
     let mut connections = JoinSet::new();
     let stopping = stop.subscribe();
     tokio::pin!(shutdown);
@@ -87,14 +93,20 @@ pub async fn run(
                         continue;
                     };
                     let _ = stream.set_nodelay(true);
-                    connections.spawn(accept_connection(
-                        stream,
-                        peer,
-                        router.clone(),
-                        tls.clone(),
-                        ticket,
-                        stopping.clone(),
-                    ));
+                    let Ok(stream) = stream.into_std() else {
+                        continue;
+                    };
+                    let (router, tls, stopping) = (router.clone(), tls.clone(), stopping.clone());
+                    connections.spawn_on(
+                        async move {
+                            // Registered with the reactor of the thread that serves it.
+                            let Ok(stream) = TcpStream::from_std(stream) else {
+                                return;
+                            };
+                            accept_connection(stream, peer, router, tls, ticket, stopping).await;
+                        },
+                        threads.next(),
+                    );
                 }
                 Err(err) => {
                     // Out of descriptors: close the stalest idle connection, and let the
@@ -124,6 +136,60 @@ pub async fn run(
         }
     }
     Ok(())
+}
+
+/// The threads that serve the connections: one per CPU, each running its own
+/// single-threaded runtime, and each connection served start to end by one of them (taken in
+/// turn). A connection's reads, its handlers and its writes then stay on one thread: the
+/// shared runtime's workers woke and handed tasks to each other for every request.
+struct ConnectionThreads {
+    handles: Vec<tokio::runtime::Handle>,
+    next: std::sync::atomic::AtomicUsize,
+    stop: Vec<tokio::sync::oneshot::Sender<()>>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl ConnectionThreads {
+    fn start() -> io::Result<Self> {
+        let count = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        let mut this = Self {
+            handles: Vec::with_capacity(count),
+            next: std::sync::atomic::AtomicUsize::new(0),
+            stop: Vec::with_capacity(count),
+            threads: Vec::with_capacity(count),
+        };
+        for n in 0..count {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            this.handles.push(runtime.handle().clone());
+            this.stop.push(stop);
+            this.threads.push(
+                std::thread::Builder::new()
+                    .name(format!("connections-{n}"))
+                    .spawn(move || {
+                        let _ = runtime.block_on(stopped);
+                    })?,
+            );
+        }
+        Ok(this)
+    }
+
+    /// The runtime the next connection goes to.
+    fn next(&self) -> &tokio::runtime::Handle {
+        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        &self.handles[n % self.handles.len()]
+    }
+}
+
+impl Drop for ConnectionThreads {
+    fn drop(&mut self) {
+        self.stop.clear();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
 }
 
 fn is_out_of_files(err: &io::Error) -> bool {
