@@ -2,7 +2,10 @@
 //! and a new store's first admin), and the in-memory keyring requests are checked against,
 //! re-read from the store after every change.
 
-use crate::auth::{self, Keyring, Secret};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::auth::{self, Caller, Keyring, Secret};
 use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, Role};
 use crate::limits::{Plan, Quota};
 use crate::store::{Call, Store, StoreError};
@@ -65,6 +68,10 @@ pub fn ensure_first_admin(
 pub struct Keys {
     store: Store,
     keyring: Keyring,
+    /// Reads of the store's keys, numbered as they start (see [`Keys::apply`]).
+    reads: AtomicU64,
+    /// The number of the newest read put into the keyring.
+    applied: Mutex<u64>,
 }
 
 impl Keys {
@@ -73,6 +80,8 @@ impl Keys {
         let keys = Self {
             store,
             keyring: Keyring::default(),
+            reads: AtomicU64::new(0),
+            applied: Mutex::new(0),
         };
         keys.reload_blocking()?;
         Ok(keys)
@@ -117,20 +126,41 @@ impl Keys {
 
     /// Re-reads the active keys and the open staff sessions into the keyring.
     pub async fn reload(&self) -> Result<(), StoreError> {
+        let read = self.begin_read();
         let active = self.store.keys().active().await?;
         let sessions = self.store.staff().open_sessions().await?;
-        self.keyring.replace(active);
-        self.keyring.replace_staff(super::staff::callers(sessions));
+        self.apply(read, active, super::staff::callers(sessions));
         Ok(())
     }
 
     /// [`Keys::reload`] off the async runtime.
     pub fn reload_blocking(&self) -> Result<(), StoreError> {
+        let read = self.begin_read();
         let active = self.store.keys().active().wait()?;
         let sessions = self.store.staff().open_sessions().wait()?;
-        self.keyring.replace(active);
-        self.keyring.replace_staff(super::staff::callers(sessions));
+        self.apply(read, active, super::staff::callers(sessions));
         Ok(())
+    }
+
+    /// Numbers a read of the store's keys that is about to start.
+    fn begin_read(&self) -> u64 {
+        self.reads.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Puts what read number `read` found into the keyring, unless a read that started
+    /// later is already in. Reloads run at once from requests (after each change to a key or
+    /// a sign-in) and from the maintenance thread (every few seconds, for changes made by
+    /// another process): one that read the keys just before a key was made, and finished just
+    /// after the request that made it had reloaded, would put the new key out again until
+    /// the next reload. A till paired by its QR code was refused with its fresh key so.
+    fn apply(&self, read: u64, active: Vec<(String, KeyRecord)>, staff: Vec<(String, Caller)>) {
+        let mut applied = self.applied.lock().unwrap_or_else(|e| e.into_inner());
+        if read < *applied {
+            return;
+        }
+        *applied = read;
+        self.keyring.replace(active);
+        self.keyring.replace_staff(staff);
     }
 }
 
@@ -165,5 +195,32 @@ mod tests {
         for (store, _) in started {
             store.close();
         }
+    }
+
+    #[test]
+    fn a_reload_that_read_the_keys_before_a_newer_one_does_not_put_a_new_key_out_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+        let keys = Keys::load(store.clone()).unwrap();
+        // The maintenance thread starts a reload and reads the keys...
+        let slow = keys.begin_read();
+        let before = store.keys().active().wait().unwrap();
+        // ... a request makes a key and reloads...
+        let new = NewKey {
+            name: "Till 7".into(),
+            role: Role::Pos,
+            plan: Plan::Free,
+            custom: None,
+        };
+        let (secret, made) = create(&store, new);
+        made.wait().unwrap();
+        keys.reload_blocking().unwrap();
+        // ... and only then does the slow reload finish.
+        keys.apply(slow, before, Vec::new());
+        assert!(
+            keys.keyring().resolve(&secret, 0).is_some(),
+            "the new key still works"
+        );
+        store.close();
     }
 }
