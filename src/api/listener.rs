@@ -77,7 +77,7 @@ pub async fn run(
         per_client = registry.per_client_cap(),
         "connection caps"
     );
-    let threads = ConnectionThreads::start()?;
+    let mut threads = ConnectionThreads::start()?;
     let mut connections = JoinSet::new();
     let stopping = stop.subscribe();
     tokio::pin!(shutdown);
@@ -144,7 +144,8 @@ pub async fn run(
 /// shared runtime's workers woke and handed tasks to each other for every request.
 struct ConnectionThreads {
     handles: Vec<tokio::runtime::Handle>,
-    next: std::sync::atomic::AtomicUsize,
+    /// How many connections were handed out.
+    given: usize,
     stop: Vec<tokio::sync::oneshot::Sender<()>>,
     threads: Vec<std::thread::JoinHandle<()>>,
 }
@@ -154,7 +155,7 @@ impl ConnectionThreads {
         let count = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
         let mut this = Self {
             handles: Vec::with_capacity(count),
-            next: std::sync::atomic::AtomicUsize::new(0),
+            given: 0,
             stop: Vec::with_capacity(count),
             threads: Vec::with_capacity(count),
         };
@@ -177,9 +178,9 @@ impl ConnectionThreads {
     }
 
     /// The runtime the next connection goes to.
-    fn next(&self) -> &tokio::runtime::Handle {
-        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        &self.handles[n % self.handles.len()]
+    fn next(&mut self) -> &tokio::runtime::Handle {
+        self.given = self.given.wrapping_add(1);
+        &self.handles[self.given % self.handles.len()]
     }
 }
 

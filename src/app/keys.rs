@@ -149,8 +149,8 @@ impl Keys {
 
     /// Puts what read number `read` found into the keyring, unless a read that started
     /// later is already in. Reloads run at once from requests (after each change to a key or
-    /// a sign-in) and from the maintenance thread (every few seconds, for changes made by
-    /// another process): one that read the keys just before a key was made, and finished just
+    /// a sign-in) and from the maintenance thread (every second, for changes made by another
+    /// process): one that read the keys just before a key was made, and finished just
     /// after the request that made it had reloaded, would put the new key out again until
     /// the next reload. A till paired by its QR code was refused with its fresh key so.
     fn apply(&self, read: u64, active: Vec<(String, KeyRecord)>, staff: Vec<(String, Caller)>) {

@@ -36,7 +36,7 @@ const MAX_GROUP: usize = 256;
 /// most of them the same index pages again and again: a checkpoint every 1,000 pages copied
 /// those pages back (with the database's fsync) every twenty groups, a tenth of the writer's
 /// time. At 10,000 a checkpoint copies each hot page once for ten times as many groups; the
-/// log stays under 40 MiB, and is emptied at shutdown.
+/// log grows to about 40 MiB between checkpoints, and is emptied at shutdown.
 const CHECKPOINT_PAGES: i32 = 10_000;
 
 /// A write in progress: the connection inside the group's transaction and the request's
