@@ -508,6 +508,45 @@ mod tests {
         store.close();
     }
 
+    /// The temporary files SQLite has open in this process: named `etilqs_…`, or nameless
+    /// (`O_TMPFILE`, shown as `/var/tmp/#inode (deleted)`).
+    #[cfg(target_os = "linux")]
+    fn temporary_files() -> Vec<String> {
+        std::fs::read_dir("/proc/self/fd")
+            .expect("this process's files")
+            .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+            .map(|target| target.display().to_string())
+            .filter(|target| target.contains("etilqs_") || target.contains("/#"))
+            .collect()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_request_changing_forty_pages_keeps_its_undo_pages_in_memory() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let store = Store::open(&dir.path().join("store.sqlite")).expect("a store");
+        Call::write(&store, |tx| {
+            tx.execute_batch(
+                "CREATE TABLE filler (b BLOB);
+                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 40)
+                 INSERT INTO filler SELECT zeroblob(3000) FROM n;",
+            )?;
+            Ok(())
+        })
+        .wait()
+        .expect("forty pages");
+        // 40 pages of undo (160 KiB) is past SQLite's default of 64 KiB before the
+        // sub-journal goes to a temporary file, and within this build's 256 KiB.
+        let open = Call::write(&store, |tx| {
+            tx.execute("UPDATE filler SET b = zeroblob(3001)", [])?;
+            Ok(temporary_files())
+        })
+        .wait()
+        .expect("a write");
+        assert!(open.is_empty(), "the request opened {open:?}");
+        store.close();
+    }
+
     #[test]
     fn the_writer_checkpoints_the_log_so_it_stops_growing() {
         let dir = tempfile::tempdir().expect("a temporary folder");
