@@ -2,14 +2,13 @@
 //! request, exactly as the log's formatter writes an event without colours.
 //!
 //! When the program hands the log's queue over ([`crate::logqueue::take_request_lines`]),
-//! the line is written here, with integer formatting, and appended to the queue; otherwise
-//! (colours on a terminal, the desktop app, tests) it goes through `tracing` like any other
-//! event. Either way the `petstore::request` target's filter decides whether it is written.
+//! the line is written here and appended to the queue; otherwise (colours on a terminal,
+//! the desktop app, tests) it goes through `tracing` like any other event. Either way the `petstore::request` target's filter decides whether it is written.
 
 use std::fmt::Write;
 use std::time::Duration;
 
-use chrono::{DateTime, Datelike, Timelike, Utc};
+use chrono::{DateTime, SecondsFormat, Utc};
 
 /// One request, as logged.
 pub struct Request<'a> {
@@ -43,25 +42,11 @@ pub fn record(request: &Request<'_>) {
 
 /// The whole line, newline included.
 fn write_line(out: &mut String, at: DateTime<Utc>, request: &Request<'_>) {
-    write_time(out, at);
+    // `2026-11-23T02:03:59.951720Z`, as the log's formatter writes the time.
+    out.push_str(&at.to_rfc3339_opts(SecondsFormat::Micros, true));
     out.push_str("  INFO ");
     write_message(out, request);
     out.push('\n');
-}
-
-/// `2026-11-23T02:03:59.951720Z`, as the log's formatter writes the time.
-fn write_time(out: &mut String, at: DateTime<Utc>) {
-    let _ = write!(
-        out,
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
-        at.year(),
-        at.month(),
-        at.day(),
-        at.hour(),
-        at.minute(),
-        at.second(),
-        at.nanosecond() % 1_000_000_000 / 1_000
-    );
 }
 
 /// `GET /pets 200 0.9ms key=admin`, and ` (+N refusals not logged)` when some were.

@@ -32,7 +32,7 @@ const MAX_GROUP: usize = 256;
 
 /// WAL pages (4 KiB each) after which the writer copies the log back into the database
 /// (a checkpoint), once the group that crossed the mark has been answered. SQLite's default
-/// is 1,000, checked inside each commit. Placing orders writes about fifty pages a group,
+/// is 1,000, checked inside each commit. Placing orders writes fifty to seventy pages a group,
 /// most of them the same index pages again and again: a checkpoint every 1,000 pages copied
 /// those pages back (with the database's fsync) every twenty groups, a tenth of the writer's
 /// time. At 10,000 a checkpoint copies each hot page once for ten times as many groups; the
