@@ -25,6 +25,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "shared_sign_in_state",
         include_str!("../../migrations/0015_shared_sign_in_state.sql"),
     ),
+    (
+        16,
+        "orders_by_pet_covering",
+        include_str!("../../migrations/0016_orders_by_pet_covering.sql"),
+    ),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -63,6 +68,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         15,
         "shared_sign_in_state",
         include_str!("../../migrations/postgres/0015_shared_sign_in_state.sql"),
+    ),
+    (
+        16,
+        "orders_by_pet_covering",
+        include_str!("../../migrations/postgres/0016_orders_by_pet_covering.sql"),
     ),
 ];
 
