@@ -24,7 +24,7 @@ pub fn open_writer(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Each request runs in its own savepoint, whose undo pages go to a sub-journal. It is
-    // kept in memory, in one buffer of up to 256 KiB, and emptied when the savepoint is
+    // kept in memory, in one buffer of up to 120 KiB, and emptied when the savepoint is
     // released (`SQLITE_STMTJRNL_SPILL` in .cargo/config.toml). Durability is the WAL's.
     stable_plans(&conn)?;
     // SQLite's own checkpoints (every 1000 pages, inside the commit that crosses the mark)

@@ -520,23 +520,28 @@ mod tests {
             .collect()
     }
 
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_request_changing_forty_pages_keeps_its_undo_pages_in_memory() {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let store = Store::open(&dir.path().join("store.sqlite")).expect("a store");
-        Call::write(&store, |tx| {
-            tx.execute_batch(
+    /// A table of `pages` rows, each filling a page of its own.
+    fn filler(store: &Store, pages: u32) {
+        Call::write(store, move |tx| {
+            tx.execute_batch(&format!(
                 "CREATE TABLE filler (b BLOB);
-                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 40)
-                 INSERT INTO filler SELECT zeroblob(3000) FROM n;",
-            )?;
+                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < {pages})
+                 INSERT INTO filler SELECT zeroblob(3000) FROM n;"
+            ))?;
             Ok(())
         })
         .wait()
-        .expect("forty pages");
-        // 40 pages of undo (160 KiB) is past SQLite's default of 64 KiB before the
-        // sub-journal goes to a temporary file, and within this build's 256 KiB.
+        .expect("the filler table");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_request_changing_twenty_five_pages_keeps_its_undo_pages_in_memory() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let store = Store::open(&dir.path().join("store.sqlite")).expect("a store");
+        filler(&store, 25);
+        // 25 pages of undo (100 KiB) is past SQLite's default of 64 KiB before the
+        // sub-journal goes to a temporary file, and within this build's 120 KiB.
         // (Other tests in this process may have temporary files of their own open.)
         let opened = Call::write(&store, |tx| {
             let before = temporary_files();
@@ -548,6 +553,32 @@ mod tests {
         .wait()
         .expect("a write");
         assert!(opened.is_empty(), "the request opened {opened:?}");
+        store.close();
+    }
+
+    /// A request whose undo pages outgrow the buffer has them moved to a temporary file in
+    /// one write of the whole buffer. SQLite's Unix file layer cuts any single write to
+    /// under 128 KiB, so a larger buffer came out short and the request failed as "disk
+    /// full" (`SQLITE_STMTJRNL_SPILL` in .cargo/config.toml must stay below that).
+    #[test]
+    fn a_request_changing_more_pages_than_the_buffer_holds_commits() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let store = Store::open(&dir.path().join("store.sqlite")).expect("a store");
+        filler(&store, 200);
+        let changed = Call::write(&store, |tx| {
+            Ok(tx.execute("UPDATE filler SET b = zeroblob(3001)", [])?)
+        })
+        .wait()
+        .expect("a write of 200 pages (800 KiB of undo)");
+        assert_eq!(changed, 200);
+        let sizes = Call::read(&store, |conn| {
+            Ok(conn
+                .prepare_cached("SELECT COUNT(*) FROM filler WHERE length(b) = 3001")?
+                .query_row([], |row| row.get::<_, i64>(0))?)
+        })
+        .wait()
+        .expect("a read");
+        assert_eq!(sizes, 200);
         store.close();
     }
 
