@@ -458,3 +458,26 @@ async fn a_column_the_file_does_not_have_leaves_that_field_as_it_is() {
         "{pet}"
     );
 }
+
+#[tokio::test]
+async fn reimporting_a_large_catalogue_with_every_price_changed_saves_them_all() {
+    let app = TestApp::spawn().await;
+    // Enough pets that changing all of them rewrites far more than a hundred pages of the
+    // store in one request.
+    let catalogue = |price: u32| -> String {
+        let rows: String = (0..5000)
+            .map(|n| format!("SKU-{n:05},Pet number {n},Fish,{}\n", price + n))
+            .collect();
+        format!("sku,name,category,price\n{rows}")
+    };
+    let res = import(&app, &catalogue(100), false).await;
+    assert_eq!(res.status(), 200);
+    let res = import(&app, &catalogue(200), false).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        body(res).await,
+        json!({ "created": 0, "updated": 5000, "unchanged": 0, "errors": [] })
+    );
+    let last = app.get_json("/pets?sku=SKU-04999").await;
+    assert_eq!(last[0]["price"], json!(5199), "{last}");
+}
