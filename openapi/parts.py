@@ -85,7 +85,7 @@ NAME = {
     "minLength": BOUNDS["name"]["min"],
     "maxLength": BOUNDS["name"]["max"],
     "pattern": NAME_PATTERN,
-    "description": f"1 to {hi('name')} characters after trimming, {NO_CONTROL}; stored trimmed.",
+    "description": f"1 to {hi('name')} characters, one of them not white space, {NO_CONTROL}; stored trimmed.",
 }
 REASON = {
     "type": "string",

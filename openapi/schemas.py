@@ -44,7 +44,7 @@ SCHEMAS = {
         "required": ["name", "categoryId"],
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
+            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters, one of them not white space, {NO_CONTROL}."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
             "status": nullable_ref(
                 "PetStatus", "The pet's status; left out or `null`, the pet has no status."
@@ -72,7 +72,7 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
+            "name": described(NAME, f"The animal's name: 1 to {hi('name')} characters, one of them not white space, {NO_CONTROL}."),
             "categoryId": described(ID, "ID of the category the animal belongs to."),
             "status": nullable_ref("PetStatus", "The pet's new status, or `null` to clear it."),
         },
@@ -95,7 +95,7 @@ SCHEMAS = {
             "name": described(
                 NAME,
                 "The category name (a kind of animal, e.g. dog, cat, rabbit): "
-                f"1 to {hi('name')} characters after trimming, " + NO_CONTROL + ".",
+                f"1 to {hi('name')} characters, one of them not white space, " + NO_CONTROL + ".",
             ),
             "description": {
                 "type": "string",
@@ -135,7 +135,7 @@ SCHEMAS = {
         ),
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"The category name: 1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
+            "name": described(NAME, f"The category name: 1 to {hi('name')} characters, one of them not white space, {NO_CONTROL}."),
             "description": nullable(
                 {"type": "string", "maxLength": BOUNDS["description"]["max"], "pattern": TEXT_PATTERN},
                 f"Up to {hi('description')} characters, or `null` to clear it.",
@@ -372,7 +372,7 @@ SCHEMAS = {
         "required": ["name", "role", "plan"],
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"1 to {hi('name')} characters after trimming, {NO_CONTROL}."),
+            "name": described(NAME, f"1 to {hi('name')} characters, one of them not white space, {NO_CONTROL}."),
             "role": schema("Role"),
             "plan": schema("Plan"),
             "perMinute": nullable(
@@ -398,7 +398,7 @@ SCHEMAS = {
         "properties": {
             "name": nullable(
                 NAME,
-                f"1 to {hi('name')} characters after trimming, {NO_CONTROL}; `null` changes "
+                f"1 to {hi('name')} characters, one of them not white space, {NO_CONTROL}; `null` changes "
                 "nothing.",
             ),
             "role": nullable_ref("Role", "The new role; `null` changes nothing."),

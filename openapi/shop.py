@@ -108,7 +108,7 @@ NEW_SCHEMAS = {
         "description": "The fields of the profile to change; those left out stay as they are.",
         "additionalProperties": False,
         "properties": {
-            "name": described(NAME, f"1 to {hi('name')} characters after trimming."),
+            "name": described(NAME, f"1 to {hi('name')} characters, one of them not white space."),
             "currency": {"type": "string", "description": "An ISO 4217 currency code, e.g. `EUR`."},
             "timezone": {"type": "string", "description": "An IANA time zone name, e.g. `America/New_York`."},
         },

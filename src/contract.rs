@@ -14,11 +14,11 @@ use serde::Serialize;
 
 /// Characters of a search text `q`, after trimming (longer is 400).
 pub const SEARCH: Bound = Bound::new(0, 200);
-/// Characters of a name (pet, category, key), after trimming.
+/// Characters of a name (pet, category, key), as sent (it is stored trimmed).
 pub const NAME: Bound = Bound::new(1, 100);
-/// Characters of a category's description, after trimming (empty means none).
+/// Characters of a category's description, as sent (stored trimmed; empty means none).
 pub const DESCRIPTION: Bound = Bound::new(0, 1_000);
-/// Characters of a stock change's reason, after trimming (empty means none).
+/// Characters of a stock change's reason, as sent (stored trimmed; empty means none).
 pub const REASON: Bound = Bound::new(0, 200);
 /// Units of one pet in stock.
 pub const STOCK: Bound = Bound::new(0, 1_000_000);

@@ -4,54 +4,62 @@ use super::DomainError;
 
 use crate::contract;
 
-/// Longest name, in characters, after trimming.
+/// Longest name, in characters, as sent.
 pub const NAME_MAX: usize = contract::NAME.max_usize();
-/// Longest description, in characters, after trimming.
+/// Longest description, in characters, as sent.
 pub const DESCRIPTION_MAX: usize = contract::DESCRIPTION.max_usize();
-/// Longest stock-change reason, in characters, after trimming.
+/// Longest stock-change reason, in characters, as sent.
 pub const REASON_MAX: usize = contract::REASON.max_usize();
 
-/// A name: trimmed, 1 to [`NAME_MAX`] characters, no control characters.
+/// A name: 1 to [`NAME_MAX`] characters with one that is not white space, no control
+/// characters; stored trimmed.
 pub fn name(field: &str, raw: &str) -> Result<String, DomainError> {
-    bounded(field, raw, 1, NAME_MAX)
+    let text = checked(field, raw, NAME_MAX)?;
+    if text.is_empty() {
+        return Err(DomainError::invalid(field, "must not be empty"));
+    }
+    Ok(text.to_owned())
 }
 
-/// An optional description: trimmed, up to [`DESCRIPTION_MAX`]; empty means none.
+/// An optional description: up to [`DESCRIPTION_MAX`]; stored trimmed, and all white space
+/// means none.
 pub fn description(field: &str, raw: Option<&str>) -> Result<Option<String>, DomainError> {
     optional(field, raw, DESCRIPTION_MAX)
 }
 
-/// An optional reason for a stock change: trimmed, up to [`REASON_MAX`]; empty means none.
+/// An optional reason for a stock change: up to [`REASON_MAX`]; stored trimmed, and all white
+/// space means none.
 pub fn reason(field: &str, raw: Option<&str>) -> Result<Option<String>, DomainError> {
     optional(field, raw, REASON_MAX)
 }
 
 fn optional(field: &str, raw: Option<&str>, max: usize) -> Result<Option<String>, DomainError> {
-    match raw.map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(text) => bounded(field, text, 1, max).map(Some),
-    }
+    let Some(raw) = raw else {
+        return Ok(None);
+    };
+    let text = checked(field, raw, max)?;
+    Ok((!text.is_empty()).then(|| text.to_owned()))
 }
 
-fn bounded(field: &str, raw: &str, min: usize, max: usize) -> Result<String, DomainError> {
-    let text = raw.trim();
-    let chars = text.chars().count();
-    if chars < min {
-        return Err(DomainError::invalid(field, "must not be empty"));
+/// The text as it was sent, checked as the interface document states its bounds (no control
+/// character but the tab, at most `max` characters), then trimmed. Checking what was sent
+/// rather than what is left after trimming keeps the two in step: trimming removes line
+/// breaks and U+0085 at the ends, and spaces beyond the bound, which the document refuses.
+fn checked<'a>(field: &str, raw: &'a str, max: usize) -> Result<&'a str, DomainError> {
+    if raw.chars().any(|c| c.is_control() && c != '\t') {
+        return Err(DomainError::invalid(
+            field,
+            "must not contain control characters",
+        ));
     }
+    let chars = raw.chars().count();
     if chars > max {
         return Err(DomainError::invalid(
             field,
             format!("must be at most {max} characters (got {chars})"),
         ));
     }
-    if text.chars().any(|c| c.is_control() && c != '\t') {
-        return Err(DomainError::invalid(
-            field,
-            "must not contain control characters",
-        ));
-    }
-    Ok(text.to_owned())
+    Ok(raw.trim())
 }
 
 /// The form of a name used for case-insensitive comparison and sorting.
@@ -69,6 +77,19 @@ mod tests {
         assert!(name("name", "   ").is_err());
         assert!(name("name", &"x".repeat(101)).is_err());
         assert!(name("name", &"é".repeat(100)).is_ok());
+    }
+
+    /// What the interface document refuses is refused, though trimming would remove it.
+    #[test]
+    fn text_is_checked_as_it_was_sent_then_trimmed() {
+        assert!(name("name", "Rex\n").is_err());
+        assert!(reason("note", Some("\u{85}Fish room")).is_err());
+        assert!(name("name", &format!(" {}", "x".repeat(100))).is_err());
+        assert_eq!(name("name", "\tRex").unwrap(), "Rex");
+        assert_eq!(
+            reason("note", Some(" Fish room ")).unwrap().as_deref(),
+            Some("Fish room")
+        );
     }
 
     #[test]
