@@ -66,6 +66,7 @@ class StockView:
         self.quantities: dict[int, int] = {}
         self.changed = threading.Condition()
         self.last_event_id = ""
+        self.connected = threading.Event()
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self.follow, daemon=True)
 
@@ -79,6 +80,8 @@ class StockView:
                 timeout = httpx.Timeout(5.0, read=30.0)
                 with httpx.stream("GET", f"{BASE_URL}/events", headers=headers, timeout=timeout) as res:
                     res.raise_for_status()
+                    # The store subscribes the stream before it answers: no change is missed now.
+                    self.connected.set()
                     event, data = "", ""
                     for line in res.iter_lines():
                         if self.stopped.is_set():
@@ -180,6 +183,8 @@ def main(args: list[str]) -> int:
         pet = find(client, name)
         before = stock_of(client, pet.id)
         print(f"{pet.name} (pet {pet.id}): {before} in stock")
+        # Sell only once the stream is open, so it cannot miss the sale's own stock change.
+        stock.connected.wait(10.0)
         order = hand_over(client, sell(client, pet, quantity))
         print(f"sold order {order.id}: {order.quantity} x {pet.name}, handed over")
         if stock.until(pet.id, before - quantity, 10.0):

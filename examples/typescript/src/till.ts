@@ -51,6 +51,9 @@ class StockView {
   private lastEventId = "";
   private readonly stop = new AbortController();
   private waiters: Array<() => void> = [];
+  private markConnected: () => void = () => {};
+  /** Settles once the stream is open: the store subscribes it before it answers. */
+  readonly connected = new Promise<void>((resolve) => (this.markConnected = resolve));
 
   /** Follows /events until closed, reconnecting with Last-Event-ID after a drop. */
   async follow(): Promise<void> {
@@ -60,6 +63,7 @@ class StockView {
         if (this.lastEventId) headers["Last-Event-ID"] = this.lastEventId;
         const res = await fetch(`${baseUrl}/events`, { headers, signal: this.stop.signal });
         if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
+        this.markConnected();
         const decoder = new TextDecoder();
         let buffer = "";
         const reader = res.body.getReader();
@@ -182,6 +186,8 @@ async function main(args: string[]): Promise<number> {
     const before = await stockOf(pet.id);
     stock.quantities.set(pet.id, before);
     console.log(`${pet.name} (pet ${pet.id}): ${before} in stock`);
+    // Sell only once the stream is open, so it cannot miss the sale's own stock change.
+    await Promise.race([stock.connected, sleep(10_000)]);
     const order = await handOver(await sell(pet, quantity));
     console.log(`sold order ${order.id}: ${order.quantity} x ${pet.name}, handed over`);
     const fresh = await stock.until(pet.id, before - quantity, 10_000);
