@@ -3,7 +3,8 @@
 //!
 //! When the program hands the log's queue over ([`crate::logqueue::take_request_lines`]),
 //! the line is written here and appended to the queue; otherwise (colours on a terminal,
-//! the desktop app, tests) it goes through `tracing` like any other event. Either way the `petstore::request` target's filter decides whether it is written.
+//! the desktop app, tests) it goes through `tracing` like any other event. Either way the
+//! `petstore::request` target's filter decides whether it is written.
 
 use std::fmt::Write;
 use std::time::Duration;

@@ -571,14 +571,14 @@ mod tests {
         .wait()
         .expect("a write of 200 pages (800 KiB of undo)");
         assert_eq!(changed, 200);
-        let sizes = Call::read(&store, |conn| {
+        let rewritten = Call::read(&store, |conn| {
             Ok(conn
                 .prepare_cached("SELECT COUNT(*) FROM filler WHERE length(b) = 3001")?
                 .query_row([], |row| row.get::<_, i64>(0))?)
         })
         .wait()
         .expect("a read");
-        assert_eq!(sizes, 200);
+        assert_eq!(rewritten, 200);
         store.close();
     }
 
