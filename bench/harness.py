@@ -1,8 +1,8 @@
 """Shared by bench/run.py and tests/crash/run.py (Python 3 standard library only).
 
 Builds the binaries, starts a server on port 0 and reads its address from the first line it
-prints, times the start to the first 200 of GET /health, reads its memory from /proc, and
-talks JSON over keep-alive HTTP/1.1. Nothing here knows about benchmarks or crash checks.
+prints, times the start to the first 200 of GET /health, reads its memory and a thread's CPU
+time from /proc, and talks JSON over keep-alive HTTP/1.1. Nothing here knows about benchmarks or crash checks.
 """
 
 from __future__ import annotations
@@ -116,6 +116,17 @@ class Server:
                 if key in ("VmRSS", "VmHWM"):
                     out[key] = int(value.split()[0])
         return out
+
+    def thread_cpu_ns(self, name: str) -> int:
+        """CPU time (ns) the server's threads called `name` have run, from /proc's schedstat."""
+        total = 0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                if (task / "comm").read_text().strip() == name:
+                    total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError):
+                pass  # the thread ended while being read
+        return total
 
     def stop(self, timeout: float = 15.0) -> int:
         """SIGTERM, then SIGKILL if it has not exited within the timeout."""

@@ -89,7 +89,7 @@ def main() -> int:
     title = f"petstore {args.scenario}: {figures['rps']:,.0f} req/s under perf"
     with open(svg, "wb") as out:
         subprocess.run(["inferno-flamegraph", "--title", title], input=collapsed, stdout=out, check=True)
-    print(f"flame graph: {svg.relative_to(ROOT)}")
+    print(f"flame graph: {svg.resolve().relative_to(ROOT) if svg.resolve().is_relative_to(ROOT) else svg}")
     report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--stdio",
                              "--percent-limit", "1.5", "-g", "none", "--sort", "symbol"],
                             capture_output=True, text=True).stdout

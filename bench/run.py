@@ -55,6 +55,7 @@ CATEGORIES, PETS, STOCK = 5, 1_000, 1_000_000
 BIG_PETS, BIG_ORDERS = 100_000, 1_000_000
 GROWTH_KEEPS = 0.5  # a figure on the big store "keeps its speed" at >= half of the small one's
 READ_TARGET, LIST_TARGET, ORDER_TARGET = 0.6, 0.35, 0.12  # ratios to the ceiling
+WRITER_THREAD = "store-writer"  # the thread that runs every write (src/store/writer.rs)
 POCKETBASE_READ_TIMES = 6  # read by id: at least this many times PocketBase's requests/s
 BASELINE_KEEPS = 0.95  # every scenario's ratio to the ceiling within 5 % of the baseline's
 P99_MAX_US = 5_000  # every read scenario
@@ -132,15 +133,19 @@ def rotate(runs: dict[str, tuple[str, str, Callable[[str], list[str]], str | Non
     C, C, B, A, half the duration each (as abba does for two); returns {label: combined
     figures}. Each run gets its own tag (order.lua builds its Idempotency-Keys from it)."""
     labels = list(runs)
-    if warmup > 0:
-        for label in labels:
-            url, script, args_for, key = runs[label]
-            wrk(url, script, args_for(f"{label}-warm"), warmup, key)
+    warm_up(runs, warmup)
     halves: dict[str, list] = {label: [] for label in labels}
     for n, label in enumerate(labels + labels[::-1]):
         url, script, args_for, key = runs[label]
         halves[label].append(wrk(url, script, args_for(f"{label}-{n}"), duration / 2, key))
     return {label: combine(r) for label, r in halves.items()}
+
+
+def warm_up(runs: dict[str, tuple[str, str, Callable[[str], list[str]], str | None]], seconds: float) -> None:
+    """One run of each of rotate's servers, measured by no one."""
+    if seconds > 0:
+        for label, (url, script, args_for, key) in runs.items():
+            wrk(url, script, args_for(f"{label}-warm"), seconds, key)
 
 
 def build_baseline(commit: str) -> Path:
@@ -523,7 +528,12 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
             if name in other.scenarios:
                 o_path, o_script, o_args = other.scenarios[name]
                 runs[other.label] = (other.server.base + o_path, o_script, o_args, other.key)
-        figures = rotate(runs, args.duration, args.warmup)
+        warm_up(runs, args.warmup)
+        writers = {label: srv.thread_cpu_ns(WRITER_THREAD) for label, (srv, *_) in servers.items()}
+        figures = rotate(runs, args.duration)
+        for label, (srv, *_) in servers.items():
+            figures[label]["writer"] = writer_figures(srv.thread_cpu_ns(WRITER_THREAD) - writers[label],
+                                                      figures[label])
         if pg_second:
             srv, k, p_ids, c_ids = servers["postgres"]
             split = list(concurrent.futures.ThreadPoolExecutor(2).map(
@@ -561,6 +571,15 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
                             "output": done.stdout[-20000:] + done.stderr[-5000:]}
         if done.returncode != 0:
             print(done.stdout[-4000:], done.stderr[-2000:], sep="\n")
+
+
+def writer_figures(cpu_ns: int, figures: dict) -> dict:
+    """What the store's one writer thread cost during a server's runs: its CPU time per request
+    and the share of the runs' time it was on a CPU. Every write goes through that thread, so
+    1 / (CPU per request) bounds the writes a second however the rest of the server scales."""
+    per_request_us = cpu_ns / 1000 / max(1, figures["requests"])
+    return {"cpu_us_per_request": per_request_us, "busy": cpu_ns / 1000 / figures["duration_us"],
+            "bound_rps": 1e6 / per_request_us if per_request_us > 0 else None}
 
 
 def machine() -> str:
@@ -630,6 +649,13 @@ def checks(results: dict) -> list[tuple[str, str, str, bool | None]]:
             extra = f", {errors} errors" if errors else ""
             out.append((f"{row['scenario']}: ratio to ceiling", f"{row['ratio']:.3f}{extra}",
                         f">= {row['target_ratio']}, no errors", row_ok(row)))
+    for name in WRITE_SCENARIOS:
+        writer = by_name[name]["petstore"].get("writer") if name in by_name else None
+        if writer and writer["bound_rps"]:
+            bound = writer["bound_rps"]
+            out.append((f"{name}: the writer thread", f"{writer['cpu_us_per_request']:.1f} µs CPU per request, "
+                        f"busy {writer['busy']:.0%}; always busy: {bound:,.0f}/s = "
+                        f"{bound / by_name[name]['ceiling']['rps']:.3f} x ceiling", "", None))
     for name in ("read by id", "list 50"):
         if name in by_name:
             p99 = by_name[name]["petstore"]["latency_us"]["p99"]
@@ -681,6 +707,7 @@ def checks(results: dict) -> list[tuple[str, str, str, bool | None]]:
     return out
 
 
+WRITE_SCENARIOS = ["create a pet", "place an order"]  # the writer thread's figures are shown for these
 GROWTH_SCENARIOS = ["list first page", "list deep page", "list filtered", "orders of a pet", "place an order"]
 
 
