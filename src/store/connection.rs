@@ -32,6 +32,18 @@ pub fn open_writer(path: &Path) -> Result<Connection> {
     Ok(conn)
 }
 
+/// The checkpoint thread's connection (see `checkpointer`): it only copies the log into
+/// the store file, and syncs the file before SQLite counts the pages as copied.
+pub fn open_checkpointer(path: &Path) -> Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(conn)
+}
+
 /// A reader's connection: read-only, so a bug cannot write through it.
 pub fn open_reader(path: &Path) -> Result<Connection> {
     let conn = Connection::open_with_flags(

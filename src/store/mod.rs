@@ -28,6 +28,7 @@ pub mod backups;
 pub mod bans;
 mod call;
 pub mod categories;
+mod checkpointer;
 mod claim;
 mod connection;
 mod db;
@@ -272,8 +273,12 @@ impl Store {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let pages = pages::Pages::new(lock.is_some());
         let conn = Connection::Lite(conn);
+        let checkpoint_path = path.to_owned();
         let writer = writer::spawn(
             move || Ok(conn),
+            Some(Box::new(move || {
+                connection::open_checkpointer(&checkpoint_path)
+            })),
             writer::Sink::Broadcast(events.clone()),
             pages.clone(),
         )?;
@@ -319,6 +324,7 @@ impl Store {
         let writer_url = url.to_owned();
         let writer = writer::spawn(
             move || connection::open_postgres(&writer_url, false),
+            None,
             writer::Sink::Wake(follower.waker()),
             pages.clone(),
         )?;

@@ -21,6 +21,7 @@ use super::db::Connection;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+use super::checkpointer::Checkpointer;
 use super::pages::Pages;
 use super::{Result, StoreError};
 use crate::domain::event::Event;
@@ -30,8 +31,9 @@ use crate::domain::time;
 /// Most jobs committed by one transaction.
 const MAX_GROUP: usize = 256;
 
-/// WAL pages (4 KiB each) after which the writer copies the log back into the database
-/// (a checkpoint), once the group that crossed the mark has been answered. SQLite's default
+/// WAL pages (4 KiB each) after which the log is copied back into the database (a
+/// checkpoint): by the checkpoint thread beside the writer on SQLite (see `checkpointer`),
+/// with the writer copying only the last few pages between two groups. SQLite's default
 /// is 1,000, checked inside each commit. Placing orders writes fifty to seventy pages a group,
 /// most of them the same index pages again and again: a checkpoint every 1,000 pages copied
 /// those pages back (with the database's fsync) every twenty groups, a tenth of the writer's
@@ -209,9 +211,15 @@ pub enum Sink {
     Wake(Box<dyn Fn() + Send>),
 }
 
-/// Starts the writer; `open` makes its connection on the writer's own thread.
+/// Opens the checkpoint thread's own connection to an SQLite store (see `checkpointer`).
+pub type OpenCheckpointer = Box<dyn FnOnce() -> Result<rusqlite::Connection> + Send>;
+
+/// Starts the writer; `open` makes its connection on the writer's own thread. On SQLite,
+/// `checkpoints` opens the connection that copies the log back into the store file beside
+/// the writer; without it (or when it cannot be opened) the writer copies it itself.
 pub fn spawn(
     open: impl FnOnce() -> Result<Connection> + Send + 'static,
+    checkpoints: Option<OpenCheckpointer>,
     sink: Sink,
     pages: Arc<Pages>,
 ) -> Result<Handle> {
@@ -227,7 +235,8 @@ pub fn spawn(
             }) {
                 Ok((conn, log)) => {
                     let _ = opened.send(Ok(()));
-                    run(conn, jobs, sink, pages, &log)
+                    let copier = checkpoints.and_then(|open| start_copier(open, &log));
+                    run(conn, jobs, copier, sink, pages, &log)
                 }
                 Err(err) => {
                     let _ = opened.send(Err(err));
@@ -271,11 +280,76 @@ impl Handle {
     }
 }
 
-fn run(conn: Connection, jobs: Receiver<Msg>, sink: Sink, pages: Arc<Pages>, log: &LogSize) {
+/// The checkpoint thread, and where it says that a run is over.
+struct Copier {
+    thread: Checkpointer,
+    copied: Receiver<()>,
+}
+
+/// What the writer waits for between groups.
+enum Next {
+    Job(Box<dyn Job>),
+    Stop,
+    /// The checkpoint thread finished a run.
+    Copied,
+    /// The checkpoint thread has ended (it panicked): the writer copies the log itself.
+    CopierGone,
+}
+
+fn start_copier(open: OpenCheckpointer, log: &LogSize) -> Option<Copier> {
+    let (done, copied) = unbounded();
+    let started = open().and_then(|conn| {
+        Checkpointer::spawn(conn, log.clone(), move || {
+            let _ = done.send(());
+        })
+    });
+    match started {
+        Ok(thread) => Some(Copier { thread, copied }),
+        Err(err) => {
+            tracing::warn!(%err, "no checkpoint thread; the writer copies the log itself");
+            None
+        }
+    }
+}
+
+fn run(
+    conn: Connection,
+    jobs: Receiver<Msg>,
+    mut copier: Option<Copier>,
+    sink: Sink,
+    pages: Arc<Pages>,
+    log: &LogSize,
+) {
+    let never = crossbeam_channel::never();
     let mut stopping = false;
     while !stopping {
-        let Ok(Msg::Job(first)) = jobs.recv() else {
-            break;
+        let copied = copier.as_ref().map_or(&never, |c| &c.copied);
+        let next = crossbeam_channel::select! {
+            recv(jobs) -> msg => match msg {
+                Ok(Msg::Job(job)) => Next::Job(job),
+                Ok(Msg::Stop) | Err(_) => Next::Stop,
+            },
+            recv(copied) -> done => match done {
+                Ok(()) => Next::Copied,
+                Err(_) => Next::CopierGone,
+            },
+        };
+        let first = match next {
+            Next::Job(job) => job,
+            Next::Stop => break,
+            Next::Copied => {
+                // The checkpoint thread copied all but a few pages: copy the rest, so the
+                // next group starts the log again from its beginning.
+                checkpoint(&conn, log);
+                if let Some(copier) = copier.as_mut() {
+                    copier.thread.finished();
+                }
+                continue;
+            }
+            Next::CopierGone => {
+                copier = None;
+                continue;
+            }
         };
         let mut group = vec![first];
         while group.len() < MAX_GROUP {
@@ -290,8 +364,14 @@ fn run(conn: Connection, jobs: Receiver<Msg>, sink: Sink, pages: Arc<Pages>, log
         }
         commit_group(&conn, group, &sink, &pages);
         if log.pages() >= CHECKPOINT_PAGES {
-            checkpoint(&conn, log);
+            match copier.as_mut() {
+                Some(copier) => copier.thread.start(),
+                None => checkpoint(&conn, log),
+            }
         }
+    }
+    if let Some(mut copier) = copier {
+        copier.thread.stop();
     }
     if let Some(lite) = conn.lite() {
         if let Err(err) = lite.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
@@ -323,10 +403,10 @@ fn watch_tables(conn: &mut Connection, pages: &Arc<Pages>) -> Result<()> {
 
 /// The WAL's length in pages after the last commit, as SQLite reports it (0 on PostgreSQL).
 #[derive(Clone, Default)]
-struct LogSize(Arc<std::sync::atomic::AtomicI32>);
+pub(super) struct LogSize(Arc<std::sync::atomic::AtomicI32>);
 
 impl LogSize {
-    fn pages(&self) -> i32 {
+    pub(super) fn pages(&self) -> i32 {
         self.0.load(std::sync::atomic::Ordering::Relaxed)
     }
 
@@ -336,7 +416,7 @@ impl LogSize {
 }
 
 /// Follows the WAL's length after each commit. This replaces SQLite's own checkpoint hook,
-/// so the writer checkpoints itself, between groups (see [`CHECKPOINT_PAGES`]).
+/// so the log is copied back as [`CHECKPOINT_PAGES`] says, not inside a commit.
 fn watch_log(conn: &mut Connection) -> Result<LogSize> {
     let size = LogSize::default();
     if let Some(lite) = conn.lite_mut() {
@@ -350,8 +430,9 @@ fn watch_log(conn: &mut Connection) -> Result<LogSize> {
 }
 
 /// Copies the WAL back into the database as far as the readers allow (a passive
-/// checkpoint, as SQLite's own), after the group that filled it was answered. The log
-/// starts again from its beginning at the next commit once every page is copied.
+/// checkpoint, as SQLite's own), between two groups: all of it when there is no checkpoint
+/// thread, else the rest that thread left. The log starts again from its beginning at the
+/// next commit once every page is copied.
 fn checkpoint(conn: &Connection, log: &LogSize) {
     let Some(lite) = conn.lite() else {
         return;
@@ -582,11 +663,31 @@ mod tests {
         store.close();
     }
 
+    /// How many times the log has started again from its beginning (the WAL header's
+    /// checkpoint sequence number, rewritten with the first commit after each restart).
+    fn log_restarts(log: &std::path::Path) -> u32 {
+        use std::io::Read;
+        let mut header = [0u8; 16];
+        std::fs::File::open(log)
+            .and_then(|mut file| file.read_exact(&mut header))
+            .expect("the log's header");
+        u32::from_be_bytes([header[12], header[13], header[14], header[15]])
+    }
+
     #[test]
-    fn the_writer_checkpoints_the_log_so_it_stops_growing() {
+    fn the_log_is_copied_back_and_starts_again_so_it_stops_growing() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let path = dir.path().join("store.sqlite");
+        let log = dir.path().join("store.sqlite-wal");
         let store = Store::open(&path).expect("a store");
+        let write = |bytes: i64| {
+            Call::write(&store, move |tx| {
+                tx.execute("INSERT INTO filler VALUES (zeroblob(?1))", [bytes])?;
+                Ok(())
+            })
+            .wait()
+            .expect("a write")
+        };
         Call::write(&store, |tx| {
             Ok(tx.execute_batch("CREATE TABLE filler (b BLOB)")?)
         })
@@ -595,20 +696,25 @@ mod tests {
         // Each write fills the log past the checkpoint mark by itself.
         let group = i64::from(super::CHECKPOINT_PAGES) * 4096 * 11 / 10;
         for _ in 0..3 {
-            Call::write(&store, move |tx| {
-                tx.execute("INSERT INTO filler VALUES (zeroblob(?1))", [group])?;
-                Ok(())
-            })
-            .wait()
-            .expect("a write");
+            let before = log_restarts(&log);
+            write(group);
+            // The copy runs beside the writer; small writes go on meanwhile, and one of
+            // them starts the log again once every page is copied.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+            while log_restarts(&log) == before {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the log never started again"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                write(100);
+            }
         }
-        let log = std::fs::metadata(dir.path().join("store.sqlite-wal"))
-            .expect("the log")
-            .len();
-        // Without checkpoints the log would hold all three writes.
+        let length = std::fs::metadata(&log).expect("the log").len();
+        // Without checkpoints the log would hold all three large writes.
         assert!(
-            log < 2 * group.unsigned_abs(),
-            "the log grew to {log} bytes for writes of {group}"
+            length < 2 * group.unsigned_abs(),
+            "the log grew to {length} bytes for writes of {group}"
         );
         store.close();
     }
