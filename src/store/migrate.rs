@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "orders_by_pet_covering",
         include_str!("../../migrations/0016_orders_by_pet_covering.sql"),
     ),
+    (
+        17,
+        "idempotency_without_age_index",
+        include_str!("../../migrations/0017_idempotency_without_age_index.sql"),
+    ),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -73,6 +78,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         16,
         "orders_by_pet_covering",
         include_str!("../../migrations/postgres/0016_orders_by_pet_covering.sql"),
+    ),
+    (
+        17,
+        "idempotency_without_age_index",
+        include_str!("../../migrations/postgres/0017_idempotency_without_age_index.sql"),
     ),
 ];
 
