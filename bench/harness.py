@@ -2,7 +2,8 @@
 
 Builds the binaries, starts a server on port 0 and reads its address from the first line it
 prints, times the start to the first 200 of GET /health, reads its memory and a thread's CPU
-time from /proc, and talks JSON over keep-alive HTTP/1.1. Nothing here knows about benchmarks or crash checks.
+time from /proc, and talks JSON over keep-alive HTTP/1.1. Nothing here knows about
+benchmarks or crash checks.
 """
 
 from __future__ import annotations

@@ -2,5 +2,5 @@
 -- day, every ten minutes, which now reads the table through. Its entries begin with the
 -- second a record was made, followed by the request's own key, so the records of each second
 -- landed on pages all over that second's part of the index: placing orders wrote four to
--- five of its pages a commit, and one order in ten more was placed with it gone.
+-- five of its pages a commit.
 DROP INDEX idempotency_records_by_age;

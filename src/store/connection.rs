@@ -33,7 +33,8 @@ pub fn open_writer(path: &Path) -> Result<Connection> {
 }
 
 /// The checkpoint thread's connection (see `checkpointer`): it only copies the log into
-/// the store file, and syncs the file before SQLite counts the pages as copied.
+/// the store file. `synchronous=FULL`, so a pass that reaches the newest commit syncs the
+/// file before SQLite counts its pages as copied, as the writer's own checkpoints do.
 pub fn open_checkpointer(path: &Path) -> Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
