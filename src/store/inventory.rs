@@ -166,15 +166,25 @@ pub(super) fn announce_moved(tx: &mut Tx<'_>, item: &InventoryItem, delta: i64) 
 
 /// The one statement that moves a count: `quantity + delta`, only while the result stays
 /// in 0..=[`STOCK_MAX`]. The new count, or `None` when nothing moved.
+///
+/// The new count is read back by a second statement rather than with `RETURNING`: SQLite
+/// gathers a `RETURNING` statement's rows in a temporary table, made and dropped on every
+/// run, and that was a few microseconds of every sale. The read sees this transaction's
+/// own write, and no other write can come between (the writer holds the store's lock).
 pub(super) fn move_count(tx: &Tx<'_>, pet_id: i64, delta: i64) -> Result<Option<i64>> {
-    Ok(tx
+    let moved = tx
         .prepare_cached(
             "UPDATE inventory SET quantity = quantity + ?2
-             WHERE pet_id = ?1 AND quantity + ?2 BETWEEN 0 AND ?3
-             RETURNING quantity",
+             WHERE pet_id = ?1 AND quantity + ?2 BETWEEN 0 AND ?3",
         )?
-        .query_row(params![pet_id, delta, STOCK_MAX], |row| row.get(0))
-        .optional()?)
+        .execute(params![pet_id, delta, STOCK_MAX])?;
+    if moved == 0 {
+        return Ok(None);
+    }
+    Ok(Some(
+        tx.prepare_cached("SELECT quantity FROM inventory WHERE pet_id = ?1")?
+            .query_row([pet_id], |row| row.get(0))?,
+    ))
 }
 
 pub(super) fn record(

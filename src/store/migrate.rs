@@ -35,6 +35,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "idempotency_without_age_index",
         include_str!("../../migrations/0017_idempotency_without_age_index.sql"),
     ),
+    (
+        18,
+        "stock_change_sources_without_a_list",
+        include_str!("../../migrations/0018_stock_change_sources_without_a_list.sql"),
+    ),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -84,46 +89,76 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "idempotency_without_age_index",
         include_str!("../../migrations/postgres/0017_idempotency_without_age_index.sql"),
     ),
+    (
+        18,
+        "stock_change_sources_without_a_list",
+        include_str!("../../migrations/postgres/0018_stock_change_sources_without_a_list.sql"),
+    ),
 ];
 
-const STEPS: &[(i64, Step)] = &[(3, widen_stock_change_sources)];
+const STEPS: &[(i64, Step)] = &[
+    (3, widen_stock_change_sources),
+    (18, compare_stock_change_sources),
+];
 
 /// A migration step written in Rust.
 type Step = fn(&Connection) -> rusqlite::Result<()>;
 
 /// Lets the stock history's `source` be `count` (a stocktake) and `import` (a CSV import).
-/// SQLite cannot alter a CHECK, so the table is rebuilt from its own `CREATE` text with the
-/// CHECK widened: every column (whichever migrations added them) and every index is kept.
 fn widen_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
-    const NARROW: &str = "'adjustment')";
+    rebuild_rewritten(
+        conn,
+        "stock_changes",
+        "'adjustment')",
+        "'adjustment', 'count', 'import')",
+    )
+}
+
+/// Checks the stock history's `source` with one comparison per value instead of an `IN`
+/// list, which SQLite checks by building a temporary index on every insert (see
+/// migrations/0018_stock_change_sources_without_a_list.sql). The values allowed are the same.
+fn compare_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
+    rebuild_rewritten(
+        conn,
+        "stock_changes",
+        "source IN ('order', 'cancel', 'set', 'adjustment', 'count', 'import')",
+        "source = 'order' OR source = 'cancel' OR source = 'set' OR source = 'adjustment' \
+         OR source = 'count' OR source = 'import'",
+    )
+}
+
+/// Rebuilds `table` from its own `CREATE` text with `from` replaced by `to` (SQLite cannot
+/// alter a CHECK): every column (whichever migrations added them), every row and every index
+/// is kept. Does nothing when the text holds no `from`, so a second run changes nothing.
+fn rebuild_rewritten(conn: &Connection, table: &str, from: &str, to: &str) -> rusqlite::Result<()> {
     let create: String = conn.query_row(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'stock_changes'",
-        [],
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        [table],
         |row| row.get(0),
     )?;
-    if !create.contains(NARROW) {
+    if !create.contains(from) {
         return Ok(());
     }
     let Some(open) = create.find('(') else {
         return Ok(());
     };
-    let widened = format!(
-        "CREATE TABLE stock_changes_widened {}",
-        create[open..].replacen(NARROW, "'adjustment', 'count', 'import')", 1)
+    let rebuilt = format!(
+        "CREATE TABLE {table}_rebuilt {}",
+        create[open..].replacen(from, to, 1)
     );
     let indexes: Vec<String> = conn
         .prepare(
             "SELECT sql FROM sqlite_master
-             WHERE type = 'index' AND tbl_name = 'stock_changes' AND sql IS NOT NULL",
+             WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL",
         )?
-        .query_map([], |row| row.get(0))?
+        .query_map([table], |row| row.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    conn.execute_batch(&widened)?;
-    conn.execute_batch(
-        "INSERT INTO stock_changes_widened SELECT * FROM stock_changes;
-         DROP TABLE stock_changes;
-         ALTER TABLE stock_changes_widened RENAME TO stock_changes;",
-    )?;
+    conn.execute_batch(&rebuilt)?;
+    conn.execute_batch(&format!(
+        "INSERT INTO {table}_rebuilt SELECT * FROM {table};
+         DROP TABLE {table};
+         ALTER TABLE {table}_rebuilt RENAME TO {table};"
+    ))?;
     for index in indexes {
         conn.execute_batch(&index)?;
     }
@@ -310,5 +345,39 @@ mod tests {
             .collect::<rusqlite::Result<_>>()
             .unwrap();
         assert_eq!(indexes, ["stock_changes_by_pet", "stock_changes_by_staff"]);
+    }
+
+    /// SQLite checks an `IN` list of more than two values by building a temporary index on
+    /// every run of the statement (`OpenEphemeral`); the stock history is written by every
+    /// sale, so its CHECK compares one value at a time, and still refuses any other source.
+    #[test]
+    fn writing_the_stock_history_builds_no_temporary_index_and_still_checks_its_source() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        run(&mut conn).unwrap();
+        let insert = "INSERT INTO stock_changes (pet_id, delta, quantity_after, source, at) \
+                      VALUES (?1, ?2, ?3, ?4, ?5)";
+        let steps: Vec<String> = conn
+            .prepare(&format!("EXPLAIN {insert}"))
+            .unwrap()
+            .query_map(params![1, 1, 1, "order", "x"], |r| r.get(1))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert!(steps.iter().any(|op| op == "Insert"), "{steps:?}");
+        assert!(!steps.iter().any(|op| op == "OpenEphemeral"), "{steps:?}");
+        for source in ["order", "cancel", "set", "adjustment", "count", "import"] {
+            conn.execute(insert, params![1, 1, 1, source, "x"]).unwrap();
+        }
+        assert!(conn
+            .execute(insert, params![1, 1, 1, "magic", "x"])
+            .is_err());
+        let indexes: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stock_changes' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(indexes, ["stock_changes_by_at", "stock_changes_by_pet"]);
     }
 }

@@ -1,0 +1,7 @@
+-- The stock history's CHECK on `source` names the six sources one comparison at a time,
+-- where it was `source IN (…)`. SQLite checks an `IN` list of more than two values by
+-- building a temporary index of the list on every insert; each sale writes one history
+-- entry, and that index was a few microseconds of it. The values allowed are the same.
+-- SQLite cannot alter a CHECK: the table is rebuilt from its own `CREATE` text with the
+-- CHECK rewritten, every column and index kept. See `compare_stock_change_sources` in
+-- src/store/migrate.rs, run right after this file.
