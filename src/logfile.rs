@@ -36,6 +36,17 @@ pub fn writer(settings: &LogSettings) -> Result<Box<dyn Write + Send>, Error> {
     )))
 }
 
+/// Most bytes of whole lines the log's thread writes at once (see [`crate::logqueue`]): 64 KiB
+/// to standard error; to the file, a sixteenth of its size limit at most, since the file is
+/// rotated only before a write and so passes its limit by up to one write.
+pub fn write_size(settings: &LogSettings) -> usize {
+    const MOST: usize = 64 * 1024;
+    match settings.file {
+        Some(_) => usize::try_from(settings.max_bytes / 16).map_or(MOST, |part| part.min(MOST)),
+        None => MOST,
+    }
+}
+
 /// The log file's absolute path, once its folder exists and the file opens for appending.
 fn checked(file: &Path) -> Result<PathBuf, Error> {
     let cannot = |err: std::io::Error| {

@@ -1,6 +1,7 @@
 //! The log's queue: a request appends its formatted line to a buffer in memory and goes on;
-//! a background thread wakes every [`FLUSH_EVERY`] and writes what gathered, line by line, to
-//! the log's destination (standard error or the rotated file, see [`crate::logfile`]).
+//! a background thread wakes every [`FLUSH_EVERY`] and writes what gathered to the log's
+//! destination (standard error or the rotated file, see [`crate::logfile`]), in runs of whole
+//! lines of up to a size the destination sets: one write per run, not per line.
 //!
 //! So a request never waits for the terminal, a pipe or the disk, and never wakes another
 //! thread either (a wake per line cost more than the line at tens of thousands of requests
@@ -60,8 +61,12 @@ impl Drop for FlushGuard {
     }
 }
 
-/// Starts the background thread writing to `out`.
-pub fn spawn(mut out: Box<dyn Write + Send>) -> std::io::Result<(Queue, Dropped, FlushGuard)> {
+/// Starts the background thread writing to `out`, at most `run_bytes` of whole lines a write
+/// (a longer line goes alone).
+pub fn spawn(
+    mut out: Box<dyn Write + Send>,
+    run_bytes: usize,
+) -> std::io::Result<(Queue, Dropped, FlushGuard)> {
     let shared = Arc::new(Shared {
         buffer: Mutex::new(Vec::with_capacity(64 * 1024)),
         dropped: AtomicU64::new(0),
@@ -85,10 +90,12 @@ pub fn spawn(mut out: Box<dyn Write + Send>) -> std::io::Result<(Queue, Dropped,
                     std::mem::swap(&mut *buffer, &mut batch);
                     worker.stop.load(Ordering::Acquire)
                 };
-                // Line by line, as each was written before: the rotated file counts its size
-                // per write.
-                for line in batch.split_inclusive(|&b| b == b'\n') {
-                    let _ = out.write_all(line);
+                // Written line by line, a busy second's thousands of lines cost a write each:
+                // a thousandth of a second of this thread every period, taken from whichever
+                // request thread shared its CPU. The rotated file counts its size per write,
+                // so the runs are kept short enough for its limit (see `logfile`).
+                for run in runs_of_lines(&batch, run_bytes) {
+                    let _ = out.write_all(run);
                 }
                 let _ = out.flush();
                 batch.clear();
@@ -107,6 +114,32 @@ pub fn spawn(mut out: Box<dyn Write + Send>) -> std::io::Result<(Queue, Dropped,
             thread: Some(thread),
         },
     ))
+}
+
+/// `batch` cut after a newline into runs of at most `most` bytes; a line longer than that is
+/// a run of its own. Together the runs are the batch.
+fn runs_of_lines(batch: &[u8], most: usize) -> impl Iterator<Item = &[u8]> {
+    let mut rest = batch;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = if rest.len() <= most {
+            rest.len()
+        } else {
+            let end_of_line = |b: &u8| *b == b'\n';
+            match rest[..most].iter().rposition(end_of_line) {
+                Some(at) => at + 1,
+                None => rest
+                    .iter()
+                    .position(end_of_line)
+                    .map_or(rest.len(), |at| at + 1),
+            }
+        };
+        let (run, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(run)
+    })
 }
 
 impl Queue {
@@ -180,20 +213,28 @@ mod tests {
     }
 
     #[test]
-    fn lines_reach_the_destination_one_write_each_and_the_rest_is_written_at_the_end() {
+    fn lines_reach_the_destination_in_runs_and_the_rest_is_written_at_the_end() {
         let sink = Sink::default();
-        let (queue, dropped, guard) = spawn(Box::new(sink.clone())).expect("a thread");
+        let (queue, dropped, guard) = spawn(Box::new(sink.clone()), 8).expect("a thread");
         queue.make_writer().write_all(b"one\n").unwrap();
         queue.make_writer().write_all(b"two\n").unwrap();
         std::thread::sleep(FLUSH_EVERY * 3);
         queue.make_writer().write_all(b"three\n").unwrap();
         drop(guard);
         let written = sink.0.lock().unwrap().clone();
-        assert_eq!(
-            written,
-            vec![b"one\n".to_vec(), b"two\n".to_vec(), b"three\n".to_vec()]
-        );
+        assert_eq!(written, vec![b"one\ntwo\n".to_vec(), b"three\n".to_vec()]);
         assert_eq!(dropped.dropped_lines(), 0);
+    }
+
+    #[test]
+    fn runs_end_at_a_line_s_end_and_pass_their_size_only_for_a_longer_line() {
+        let batch = b"ab\ncd\nlong line\ne\n\nf";
+        let runs: Vec<&[u8]> = runs_of_lines(batch, 6).collect();
+        assert_eq!(runs, [&b"ab\ncd\n"[..], b"long line\n", b"e\n\nf"]);
+        assert_eq!(runs.concat(), batch);
+        assert_eq!(runs_of_lines(b"", 6).count(), 0);
+        let whole: Vec<&[u8]> = runs_of_lines(batch, 1 << 16).collect();
+        assert_eq!(whole, [&batch[..]]);
     }
 
     #[test]

@@ -23,10 +23,11 @@ fn main() -> std::process::ExitCode {
     // Log lines are written by a background thread, so a slow terminal, pipe or disk never
     // holds up a request: when its buffer is full, lines are dropped (never waited for) and
     // counted, and the count is reported. The guard flushes what is left when main returns.
-    let (log_writer, dropped, _flush_on_exit) = match petstore::logqueue::spawn(log_file) {
-        Ok(started) => started,
-        Err(err) => return failed(&petstore::Error::from(err)),
-    };
+    let (log_writer, dropped, _flush_on_exit) =
+        match petstore::logqueue::spawn(log_file, petstore::logfile::write_size(&log_settings)) {
+            Ok(started) => started,
+            Err(err) => return failed(&petstore::Error::from(err)),
+        };
     report_dropped_log_lines(dropped);
     let colours =
         log_settings.file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr());
