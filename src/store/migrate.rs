@@ -300,6 +300,19 @@ mod tests {
         assert_eq!(sqlite, postgres, "add the twin in migrations/postgres/");
     }
 
+    /// The names of the stock history's indexes, in order.
+    fn history_indexes(conn: &Connection) -> Vec<String> {
+        conn.prepare(
+            "SELECT name FROM sqlite_master
+             WHERE type = 'index' AND tbl_name = 'stock_changes' ORDER BY name",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+    }
+
     #[test]
     fn widening_the_history_sources_keeps_columns_rows_and_indexes_added_before_it() {
         let mut conn = Connection::open_in_memory().unwrap();
@@ -337,14 +350,10 @@ mod tests {
                 [],
             )
             .is_err());
-        let indexes: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stock_changes' ORDER BY name")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
-        assert_eq!(indexes, ["stock_changes_by_pet", "stock_changes_by_staff"]);
+        assert_eq!(
+            history_indexes(&conn),
+            ["stock_changes_by_pet", "stock_changes_by_staff"]
+        );
     }
 
     /// SQLite checks an `IN` list of more than two values by building a temporary index on
@@ -371,13 +380,9 @@ mod tests {
         assert!(conn
             .execute(insert, params![1, 1, 1, "magic", "x"])
             .is_err());
-        let indexes: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stock_changes' ORDER BY name")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
-        assert_eq!(indexes, ["stock_changes_by_at", "stock_changes_by_pet"]);
+        assert_eq!(
+            history_indexes(&conn),
+            ["stock_changes_by_at", "stock_changes_by_pet"]
+        );
     }
 }
