@@ -16,12 +16,17 @@ pub mod inventory;
 pub mod key;
 pub mod order;
 pub mod pairing;
+pub mod payment;
 pub mod pet;
 pub mod profile;
 pub mod query;
+pub mod refund;
 pub mod report;
+pub mod sale;
+pub mod shift;
 pub mod staff;
 pub mod stocktake;
+pub mod tax;
 pub mod text;
 pub mod time;
 
