@@ -1,8 +1,9 @@
 //! The interface's facts, written once: bounds, plans and their quotas, roles, ban thresholds,
 //! error codes with their statuses, and the operation table. Plain data, no behaviour.
 //!
-//! The server reads its limits from here (the domain's bounds, the plans' quotas, the status
-//! of each error code). `petstore contract-facts` prints the same data as JSON; it is committed
+//! The server reads its limits from here (the domain's bounds, the plans' quotas, the
+//! idempotency lifetime, the status of each error [`Code`]), and tests/api/bounds.rs holds
+//! every bound the document publishes against the running server. `petstore contract-facts` prints the same data as JSON; it is committed
 //! as `openapi/facts.json`, which `openapi/generate.py` reads to write the OpenAPI document.
 //! `cargo test` (tests/api/openapi.rs) fails when either file is stale, and holds the table of
 //! operations against the router and the roles against the running server.
@@ -177,124 +178,157 @@ pub const DEFAULTS: Defaults = Defaults {
     request_timeout_secs: 30,
 };
 
-/// An error code, the HTTP status it always comes with, and when it is answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct ErrorFact {
-    pub code: &'static str,
-    pub status: u16,
-    pub when: &'static str,
+/// Writes the table of error codes once: the [`Code`] enum, its wire spelling, its status and
+/// when it is answered, all from one row per code (so a code cannot lack a status).
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $status:literal, $when:expr;)*) => {
+        /// Every error code of the interface. Each comes with one HTTP status, always.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $($variant,)*
+        }
+
+        impl Code {
+            /// Every code, by status (the order the document lists them in).
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The code as sent in the Error object (`snake_case`).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $code,)*
+                }
+            }
+
+            /// The HTTP status this code always comes with.
+            pub const fn status(self) -> u16 {
+                match self {
+                    $(Code::$variant => $status,)*
+                }
+            }
+
+            /// When the interface answers this code (the document's prose).
+            pub fn when(self) -> String {
+                match self {
+                    $(Code::$variant => String::from($when),)*
+                }
+            }
+        }
+    };
 }
 
-const fn error(code: &'static str, status: u16, when: &'static str) -> ErrorFact {
-    ErrorFact { code, status, when }
-}
-
-/// Every error code of the interface, by status.
-pub const ERRORS: &[ErrorFact] = &[
-    error(
-        "bad_request",
-        400,
-        "malformed JSON, wrong JSON type, unknown field, bad or unknown query parameter",
-    ),
-    error("unauthorized", 401, "no key, unknown key or revoked key"),
-    error("forbidden", 403, "the key's role may not do this"),
-    error(
-        "not_found",
-        404,
-        "no such record or route (also an id in the path that is not a positive int64)",
-    ),
-    error("method_not_allowed", 405, "known path, other method"),
-    error(
-        "request_timeout",
-        408,
-        "the request took longer than the server's request timeout (30 s)",
-    ),
-    error(
-        "conflict",
-        409,
+codes! {
+    BadRequest = "bad_request", 400,
+        "malformed JSON, wrong JSON type, unknown field, bad or unknown query parameter";
+    Unauthorized = "unauthorized", 401, "no key, unknown key or revoked key";
+    Forbidden = "forbidden", 403, "the key's role may not do this";
+    NotFound = "not_found", 404,
+        "no such record or route (also an id in the path that is not a positive int64)";
+    MethodNotAllowed = "method_not_allowed", 405, "known path, other method";
+    RequestTimeout = "request_timeout", 408, format!(
+        "the request took longer than the server's request timeout ({} s)",
+        DEFAULTS.request_timeout_secs
+    );
+    Conflict = "conflict", 409,
         "the request clashes with current state, e.g. the same Idempotency-Key is still being \
          processed, or the change would leave no active admin key or no enabled admin staff \
-         member",
-    ),
-    error("insufficient_stock", 409, "not enough units in stock"),
-    error(
-        "pet_not_available",
-        409,
-        "the pet's status is neither `available` nor unset",
-    ),
-    error(
-        "order_already_complete",
-        409,
-        "a completed order cannot be cancelled or reopened",
-    ),
-    error("category_in_use", 409, "pets still belong to the category"),
-    error(
-        "pet_has_open_orders",
-        409,
-        "the pet still has incomplete orders",
-    ),
-    error(
-        "duplicate_name",
-        409,
-        "another category, or another staff member, already has this name (case-insensitive)",
-    ),
-    error(
-        "duplicate_code",
-        409,
-        "another pet already has this `sku` (case-insensitive) or `barcode`",
-    ),
-    error(
-        "stocktake_closed",
-        409,
-        "the stocktake is already applied: it can no longer be counted, applied or discarded",
-    ),
-    error("gone", 410, "a deprecated operation past its sunset date"),
-    error(
-        "precondition_failed",
-        412,
-        "`If-Match` does not match the current `ETag`",
-    ),
-    error("payload_too_large", 413, "body over 64 KiB"),
-    error(
-        "unsupported_media_type",
-        415,
-        "the body is not `application/json` (or `application/merge-patch+json` on PATCH)",
-    ),
-    error(
-        "validation_failed",
-        422,
-        "missing required field, value out of bounds or outside its enumeration",
-    ),
-    error("unknown_category", 422, "`categoryId` names no category"),
-    error("unknown_pet", 422, "`petId` names no pet"),
-    error(
-        "idempotency_key_reused",
-        422,
-        "the same `Idempotency-Key` was used with another body",
-    ),
-    error(
-        "rate_limited",
-        429,
-        "over the minute or day limit of the plan; see `Retry-After`",
-    ),
-    error(
-        "temporarily_banned",
-        429,
-        "more than 30 rejections in one minute: banned for 15 minutes; or five wrong PINs for \
-         one staff member's name within 15 minutes: that name is locked for 15 minutes; see \
+         member";
+    InsufficientStock = "insufficient_stock", 409, "not enough units in stock";
+    PetNotAvailable = "pet_not_available", 409, "the pet's status is neither `available` nor unset";
+    OrderAlreadyComplete = "order_already_complete", 409,
+        "a completed order cannot be cancelled or reopened";
+    CategoryInUse = "category_in_use", 409, "pets still belong to the category";
+    PetHasOpenOrders = "pet_has_open_orders", 409, "the pet still has incomplete orders";
+    DuplicateName = "duplicate_name", 409,
+        "another category, or another staff member, already has this name (case-insensitive)";
+    DuplicateCode = "duplicate_code", 409,
+        "another pet already has this `sku` (case-insensitive) or `barcode`";
+    StocktakeClosed = "stocktake_closed", 409,
+        "the stocktake is already applied: it can no longer be counted, applied or discarded";
+    Gone = "gone", 410, "a deprecated operation past its sunset date";
+    PreconditionFailed = "precondition_failed", 412, "`If-Match` does not match the current `ETag`";
+    PayloadTooLarge = "payload_too_large", 413, format!("body over {}", kib(BODY_BYTES.max));
+    UnsupportedMediaType = "unsupported_media_type", 415,
+        "the body is not `application/json` (or `application/merge-patch+json` on PATCH)";
+    ValidationFailed = "validation_failed", 422,
+        "missing required field, value out of bounds or outside its enumeration";
+    UnknownCategory = "unknown_category", 422, "`categoryId` names no category";
+    UnknownPet = "unknown_pet", 422, "`petId` names no pet";
+    IdempotencyKeyReused = "idempotency_key_reused", 422,
+        "the same `Idempotency-Key` was used with another body";
+    RateLimited = "rate_limited", 429,
+        "over the minute or day limit of the plan; see `Retry-After`";
+    TemporarilyBanned = "temporarily_banned", 429, format!(
+        "more than {} rejections in one minute: banned for {} minutes; or {} wrong PINs for \
+         one staff member's name within {} minutes: that name is locked for {} minutes; see \
          `Retry-After`",
-    ),
-    error("internal", 500, "a bug; the message leaks no internals"),
-    error(
-        "unavailable",
-        503,
-        "the store cannot serve now (e.g. the database stayed busy past its timeout)",
-    ),
-];
+        DEFAULTS.ban_after,
+        DEFAULTS.ban_secs / 60,
+        in_words(PIN_FAILURES),
+        PIN_LOCK_MINUTES,
+        PIN_LOCK_MINUTES,
+    );
+    Internal = "internal", 500, "a bug; the message leaks no internals";
+    Unavailable = "unavailable", 503,
+        "the store cannot serve now (e.g. the database stayed busy past its timeout)";
+}
 
-/// The status an error code comes with; `None` for a code the table does not list.
-pub fn status_of(code: &str) -> Option<u16> {
-    ERRORS.iter().find(|e| e.code == code).map(|e| e.status)
+impl Code {
+    /// The code spelled `code` on the wire, if the interface has one.
+    pub fn parse(code: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.as_str() == code)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A size in bytes as the prose writes it (`64 KiB`, `5 MiB`).
+pub fn kib(bytes: i64) -> String {
+    if bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0 {
+        format!("{} MiB", bytes / (1024 * 1024))
+    } else {
+        format!("{} KiB", bytes / 1024)
+    }
+}
+
+/// A small count as the prose writes it ("five"); larger ones as digits.
+fn in_words(n: i64) -> String {
+    const WORDS: [&str; 11] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    usize::try_from(n)
+        .ok()
+        .and_then(|i| WORDS.get(i))
+        .map_or_else(|| n.to_string(), |w| (*w).to_owned())
+}
+
+/// An error code, the HTTP status it always comes with, and when it is answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorFact {
+    pub code: Code,
+    pub status: u16,
+    pub when: String,
+}
+
+/// Every error code of the interface with its status and prose, by status.
+pub fn errors() -> Vec<ErrorFact> {
+    Code::ALL
+        .iter()
+        .map(|&code| ErrorFact {
+            code,
+            status: code.status(),
+            when: code.when(),
+        })
+        .collect()
 }
 
 /// How settled an operation is; anything but `Stable` is sent as `X-Stability`.
@@ -640,7 +674,7 @@ pub struct Facts {
     pub first_admin: PlanFact,
     pub roles: &'static [RoleFact],
     pub defaults: Defaults,
-    pub errors: &'static [ErrorFact],
+    pub errors: Vec<ErrorFact>,
     pub operations: &'static [Operation],
 }
 
@@ -713,7 +747,7 @@ pub fn facts() -> Facts {
         },
         roles: ROLES,
         defaults: DEFAULTS,
-        errors: ERRORS,
+        errors: errors(),
         operations: OPERATIONS,
     }
 }
@@ -729,61 +763,37 @@ pub fn facts_json() -> String {
 mod tests {
     use super::*;
     use crate::domain::key::Role;
-    use crate::domain::DomainError;
     use crate::limits::Plan;
 
     #[test]
-    fn every_code_the_domain_answers_is_in_the_table() {
-        let errors = [
-            DomainError::invalid("name", "x"),
-            DomainError::NotFound { kind: "pet", id: 1 },
-            DomainError::UnknownCategory(1),
-            DomainError::UnknownPet(1),
-            DomainError::InsufficientStock {
-                pet_id: 1,
-                available: 0,
-                requested: 1,
-            },
-            DomainError::PetNotAvailable {
-                pet_id: 1,
-                status: "sold".into(),
-            },
-            DomainError::OrderAlreadyComplete(1),
-            DomainError::CategoryInUse(1),
-            DomainError::PetHasOpenOrders(1),
-            DomainError::DuplicateName("x".into()),
-            DomainError::DuplicateStaffName("x".into()),
-            DomainError::LastAdmin("x"),
-            DomainError::PreconditionFailed,
-            DomainError::IdempotencyKeyReused,
-            DomainError::IdempotencyInProgress,
-            DomainError::Conflict("x".into()),
-            DomainError::DuplicateCode {
-                field: "sku",
-                value: "x".into(),
-                pet_id: None,
-            },
-            DomainError::StocktakeClosed(1),
-        ];
-        for err in errors {
+    fn codes_are_unique_and_statuses_are_client_or_server_errors() {
+        for (i, code) in Code::ALL.iter().enumerate() {
+            assert!((400..600).contains(&code.status()), "{code}");
             assert!(
-                status_of(err.code()).is_some(),
-                "{} is not listed",
-                err.code()
+                Code::ALL[i + 1..]
+                    .iter()
+                    .all(|other| other.as_str() != code.as_str()),
+                "{code} is spelled twice"
             );
+            assert_eq!(Code::parse(code.as_str()), Some(*code));
         }
     }
 
     #[test]
-    fn codes_are_unique_and_statuses_are_client_or_server_errors() {
-        for (i, e) in ERRORS.iter().enumerate() {
-            assert!((400..600).contains(&e.status), "{}", e.code);
-            assert!(
-                ERRORS[i + 1..].iter().all(|other| other.code != e.code),
-                "{} is listed twice",
-                e.code
-            );
-        }
+    fn codes_are_listed_by_status() {
+        let statuses: Vec<u16> = Code::ALL.iter().map(|c| c.status()).collect();
+        let mut sorted = statuses.clone();
+        sorted.sort_unstable();
+        assert_eq!(statuses, sorted);
+    }
+
+    #[test]
+    fn the_prose_states_the_numbers_the_server_uses() {
+        assert_eq!(Code::PayloadTooLarge.when(), "body over 64 KiB");
+        assert!(Code::RequestTimeout.when().ends_with("(30 s)"));
+        assert_eq!(kib(IMPORT_BYTES.max), "5 MiB");
+        assert_eq!(in_words(PIN_FAILURES), "five");
+        assert_eq!(in_words(42), "42");
     }
 
     #[test]

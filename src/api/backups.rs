@@ -11,6 +11,7 @@ use super::extract::{Admin, Auth};
 use super::query::Query;
 use super::respond;
 use super::state::AppState;
+use crate::contract::Code;
 use crate::domain::query::{Page, Paged};
 use crate::domain::time;
 use crate::store::{BackupFile, StoreError};
@@ -74,8 +75,7 @@ pub async fn take(_: Auth<Admin>, State(s): State<AppState>) -> Result<Response>
             }
             tracing::error!(%err, "a backup asked for failed");
             ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
+                Code::Unavailable,
                 format!("the backup could not be written: {err}"),
             )
         })?;

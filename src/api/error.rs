@@ -5,7 +5,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::contract;
+use crate::contract::{self, Code};
 use crate::domain::DomainError;
 use crate::store::StoreError;
 
@@ -16,10 +16,12 @@ pub const RETRY_UNAVAILABLE_SECS: u64 = 5;
 #[derive(Debug, Clone)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
     /// Itemised problems sent beside code, message and status (a CSV import's errors).
     pub errors: Option<serde_json::Value>,
+    /// Seconds sent as `Retry-After` (every 503 has one; a 429 says its own).
+    pub retry_after: Option<u64>,
 }
 
 /// `Result` with [`ApiError`].
@@ -27,7 +29,7 @@ pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
 #[derive(Serialize)]
 struct Body<'a> {
-    code: &'a str,
+    code: Code,
     message: &'a str,
     status: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -35,12 +37,22 @@ struct Body<'a> {
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    /// An error with `code`, at the status the contract gives that code.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        let status =
+            StatusCode::from_u16(code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        Self::at(status, code, message)
+    }
+
+    fn at(status: StatusCode, code: Code, message: impl Into<String>) -> Self {
+        let retry_after =
+            (status == StatusCode::SERVICE_UNAVAILABLE).then_some(RETRY_UNAVAILABLE_SECS);
         Self {
             status,
             code,
             message: message.into(),
             errors: None,
+            retry_after,
         }
     }
 
@@ -50,34 +62,37 @@ impl ApiError {
         self
     }
 
+    /// This error telling the client to come back after `secs` seconds (`Retry-After`).
+    pub fn with_retry_after(mut self, secs: u64) -> Self {
+        self.retry_after = Some(secs);
+        self
+    }
+
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        Self::new(Code::BadRequest, message)
     }
 
     pub fn unauthorized() -> Self {
         Self::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
+            Code::Unauthorized,
             "a valid API key is required: send it as X-API-Key or Authorization: Bearer",
         )
     }
 
     pub fn forbidden(needed: &str) -> Self {
         Self::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
+            Code::Forbidden,
             format!("this key's role may not do this; it needs the {needed} role or higher"),
         )
     }
 
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        Self::new(Code::NotFound, message)
     }
 
     pub fn internal() -> Self {
         Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            Code::Internal,
             "something went wrong on the server; the request may be retried",
         )
     }
@@ -85,48 +100,53 @@ impl ApiError {
     /// The error the interface gives for a bare status (used for the framework's own answers).
     pub fn for_status(status: StatusCode) -> Self {
         let (code, message) = match status.as_u16() {
-            400 => ("bad_request", "the request is malformed"),
-            401 => ("unauthorized", "a valid API key is required"),
-            403 => ("forbidden", "this key's role may not do this"),
-            404 => ("not_found", "there is nothing at this address"),
+            400 => (Code::BadRequest, "the request is malformed".to_owned()),
+            401 => (Code::Unauthorized, "a valid API key is required".to_owned()),
+            403 => (
+                Code::Forbidden,
+                "this key's role may not do this".to_owned(),
+            ),
+            404 => (
+                Code::NotFound,
+                "there is nothing at this address".to_owned(),
+            ),
             405 => (
-                "method_not_allowed",
-                "this address does not accept this method; see the Allow header",
+                Code::MethodNotAllowed,
+                "this address does not accept this method; see the Allow header".to_owned(),
             ),
             408 => (
-                "request_timeout",
-                "the request took too long and was stopped",
+                Code::RequestTimeout,
+                "the request took too long and was stopped".to_owned(),
             ),
             413 => (
-                "payload_too_large",
-                "the request body is larger than 64 KiB",
+                Code::PayloadTooLarge,
+                format!(
+                    "the request body is larger than {}",
+                    contract::kib(contract::BODY_BYTES.max)
+                ),
             ),
             415 => (
-                "unsupported_media_type",
-                "the body must be JSON (Content-Type: application/json)",
+                Code::UnsupportedMediaType,
+                "the body must be JSON (Content-Type: application/json)".to_owned(),
             ),
             503 => (
-                "unavailable",
-                "the store cannot serve now; try again shortly",
+                Code::Unavailable,
+                "the store cannot serve now; try again shortly".to_owned(),
             ),
-            _ if status.is_server_error() => ("internal", "something went wrong on the server"),
-            _ => ("bad_request", "the request cannot be served"),
+            _ if status.is_server_error() => (
+                Code::Internal,
+                "something went wrong on the server".to_owned(),
+            ),
+            _ => (Code::BadRequest, "the request cannot be served".to_owned()),
         };
-        Self::new(status, code, message)
+        Self::at(status, code, message)
     }
 }
 
 impl From<DomainError> for ApiError {
     fn from(err: DomainError) -> Self {
-        // Each code's status is written once, in the contract's table; a code missing from
-        // it is a bug (a unit test of `contract` lists every domain error).
-        match contract::status_of(err.code()).and_then(|s| StatusCode::from_u16(s).ok()) {
-            Some(status) => Self::new(status, err.code(), err.to_string()),
-            None => {
-                tracing::error!(code = err.code(), "error code missing from the contract");
-                Self::internal()
-            }
-        }
+        // The code fixes the status (the contract's table), so no domain error can lack one.
+        Self::new(err.code(), err.to_string())
     }
 }
 
@@ -134,18 +154,10 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::Domain(err) => err.into(),
-            StoreError::Busy | StoreError::Closed => Self::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                err.to_string(),
-            ),
+            StoreError::Busy | StoreError::Closed => Self::new(Code::Unavailable, err.to_string()),
             StoreError::Unavailable(ref why) => {
                 tracing::error!(%why, "the store cannot save changes");
-                Self::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    err.to_string(),
-                )
+                Self::new(Code::Unavailable, err.to_string())
             }
             StoreError::Sqlite(_) | StoreError::Internal(_) | StoreError::Refused(_) => {
                 tracing::error!(%err, "store failure");
@@ -169,12 +181,11 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        // Every 503 says when to come back; a handler may set a more exact value.
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                HeaderValue::from(RETRY_UNAVAILABLE_SECS),
-            );
+        // Every 503 says when to come back; a 429 says when its window reopens.
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
     }

@@ -22,17 +22,18 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 
-use super::error::ApiError;
+use super::error::{ApiError, Result};
 use super::extract::{Auth, Readonly};
 use super::query::{NoParams, Query};
 use super::state::AppState;
 use crate::app::App;
 use crate::auth::Caller;
+use crate::contract::Code;
 use crate::domain::event::Event;
 use crate::limits::{Place, Refusal, PER_CLIENT, PER_KEY};
 use crate::store::Store;
@@ -52,7 +53,7 @@ pub async fn stream(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     _: Query<NoParams>,
-) -> std::result::Result<Response, RetryLater> {
+) -> Result<Response> {
     let caller = auth.caller;
     let desktop = caller.is_session() && peer.ip().to_canonical().is_loopback();
     let place = s
@@ -67,14 +68,11 @@ pub async fn stream(
                     format!("this address already has {PER_CLIENT} event streams open")
                 }
             };
-            RetryLater(
-                ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    format!("{why}; try again in {RETRY_FULL_SECS} seconds"),
-                ),
-                RETRY_FULL_SECS,
+            ApiError::new(
+                Code::Unavailable,
+                format!("{why}; try again in {RETRY_FULL_SECS} seconds"),
             )
+            .with_retry_after(RETRY_FULL_SECS)
         })?;
     let resume_from = match headers.get("last-event-id") {
         None => None,
@@ -141,31 +139,6 @@ struct Feed {
     /// Whether the client must be told to refetch (its `Last-Event-ID` cannot be resumed).
     reset: bool,
     _place: Place,
-}
-
-/// A 503 with its own `Retry-After`.
-pub struct RetryLater(ApiError, u64);
-
-impl IntoResponse for RetryLater {
-    fn into_response(self) -> Response {
-        let mut response = self.0.into_response();
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(self.1));
-        response
-    }
-}
-
-impl From<ApiError> for RetryLater {
-    fn from(err: ApiError) -> Self {
-        Self(err, super::error::RETRY_UNAVAILABLE_SECS)
-    }
-}
-
-impl From<crate::store::StoreError> for RetryLater {
-    fn from(err: crate::store::StoreError) -> Self {
-        ApiError::from(err).into()
-    }
 }
 
 type Chunk = std::result::Result<Bytes, Infallible>;

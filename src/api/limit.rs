@@ -6,13 +6,14 @@ use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequest, Request};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
 use super::extract::JsonBody;
 use super::state::AppState;
 use crate::auth::Caller;
+use crate::contract::Code;
 use crate::limits::{
     client_net, policy_header, ratelimit_header, Decision, Limiter, Plan, Quota, Subject,
 };
@@ -36,24 +37,15 @@ pub fn check(limiter: &Limiter, caller: Option<&Caller>, addr: IpAddr) -> (Decis
 /// The 429 answer for a refused request.
 pub fn refusal(decision: &Decision) -> Option<Response> {
     let retry_after = decision.retry_after()?;
-    let error = match decision {
-        Decision::Banned { .. } => ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "temporarily_banned",
-            format!("too many requests over the limit; this caller is banned for {retry_after} more seconds"),
+    let code = decision.error_code()?;
+    let message = match code {
+        Code::TemporarilyBanned => format!(
+            "too many requests over the limit; this caller is banned for {retry_after} more seconds"
         ),
-        _ => ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!("rate limit reached; retry after {retry_after} seconds"),
-        ),
+        _ => format!("rate limit reached; retry after {retry_after} seconds"),
     };
-    let mut response = error.into_response();
-    response.headers_mut().insert(
-        HeaderName::from_static("retry-after"),
-        HeaderValue::from(retry_after),
-    );
-    Some(response)
+    let error = ApiError::new(code, message);
+    Some(error.with_retry_after(retry_after).into_response())
 }
 
 /// Adds the rate-limit headers of `decision` to an answer.

@@ -1,7 +1,7 @@
 //! `/pets`: the animals for sale.
 
 use axum::extract::State;
-use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
+use axum::http::{HeaderName, HeaderValue, Uri};
 use axum::response::{IntoResponse, Response};
 
 use super::error::{ApiError, Result};
@@ -9,6 +9,7 @@ use super::extract::{Auth, Id, IfMatch, JsonBody, Readonly, Staff};
 use super::query::Query;
 use super::respond;
 use super::state::AppState;
+use crate::contract::Code;
 use crate::domain::pet::{NewPet, PetInput, PetPatch, PetPatchInput};
 use crate::domain::query::PetQuery;
 
@@ -57,8 +58,7 @@ pub async fn get(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Re
     // The app's clock, not the system's: the same time every other rule of the server uses.
     let mut response = if s.app.now() >= sunset.timestamp() {
         ApiError::new(
-            StatusCode::GONE,
-            "gone",
+            Code::Gone,
             format!("GET /pets/{{petId}} was retired; use GET /pets?ids={id}"),
         )
         .into_response()

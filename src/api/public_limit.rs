@@ -12,11 +12,11 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Mutex, OnceLock};
 
 use axum::extract::{ConnectInfo, Request};
-use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
+use crate::contract::Code;
 use crate::limits::client_net;
 
 /// Public requests one client network may make in a minute.
@@ -71,16 +71,12 @@ pub async fn limit(req: Request, next: Next) -> Response {
         .map(|c| c.0.ip());
     let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap_or(0);
     if let Some(wait) = addr.and_then(|addr| limiter().check(addr, now)) {
-        let mut response = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+        return ApiError::new(
+            Code::RateLimited,
             format!("too many requests from this address; retry after {wait} seconds"),
         )
+        .with_retry_after(wait.max(1))
         .into_response();
-        response
-            .headers_mut()
-            .insert("retry-after", HeaderValue::from(wait.max(1)));
-        return response;
     }
     next.run(req).await
 }

@@ -3,7 +3,6 @@
 //! without one, and a name is locked after too many wrong PINs (see `auth::pin`).
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -13,6 +12,7 @@ use super::limit;
 use super::respond;
 use super::state::AppState;
 use crate::app::SignInRefused;
+use crate::contract::Code;
 use crate::domain::staff::{SignIn, SignInInput, StaffMember};
 use crate::domain::time;
 
@@ -27,28 +27,22 @@ struct SessionView {
 /// The one answer for a wrong name, a wrong PIN or a disabled member.
 fn wrong_name_or_pin() -> ApiError {
     ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "unauthorized",
+        Code::Unauthorized,
         "that name and PIN do not match a staff member who may sign in",
     )
 }
 
 fn locked(retry_after: u64) -> Response {
     let minutes = retry_after.div_ceil(60);
-    let mut response = ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "temporarily_banned",
+    ApiError::new(
+        Code::TemporarilyBanned,
         format!(
             "too many wrong PINs for this name; it is locked for {minutes} more minute{}",
             if minutes == 1 { "" } else { "s" }
         ),
     )
-    .into_response();
-    response.headers_mut().insert(
-        HeaderName::from_static("retry-after"),
-        HeaderValue::from(retry_after),
-    );
-    response
+    .with_retry_after(retry_after)
+    .into_response()
 }
 
 /// `POST /session`: counted against the caller's address, then checked.

@@ -3,7 +3,7 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::Response;
 
 use super::csv;
@@ -13,6 +13,7 @@ use super::query::{FromParams, NoParams, Params, Query};
 use super::reports::DateRange;
 use super::respond;
 use super::state::AppState;
+use crate::contract::Code;
 use crate::domain::import::{self, BODY_MAX, COLUMNS};
 use crate::domain::report;
 use crate::domain::time;
@@ -90,15 +91,13 @@ pub async fn import_pets(
 ) -> Result<Response> {
     if !is_csv(&headers) {
         return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
+            Code::UnsupportedMediaType,
             "the body must be CSV (Content-Type: text/csv)",
         ));
     }
     if body.len() > BODY_MAX {
         return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
+            Code::PayloadTooLarge,
             "the CSV file is larger than 5 MiB; split it and import the parts",
         ));
     }
@@ -118,8 +117,7 @@ pub async fn import_pets(
         let count = summary.errors.len();
         let errors = serde_json::to_value(&summary.errors).unwrap_or_default();
         return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "validation_failed",
+            Code::ValidationFailed,
             format!(
                 "the file has {count} error{}; nothing was imported",
                 if count == 1 { "" } else { "s" }

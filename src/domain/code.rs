@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn a_wrong_check_digit_is_refused_naming_the_right_one() {
         let err = barcode("barcode", "4006381333932").unwrap_err();
-        assert_eq!(err.code(), "validation_failed");
+        assert_eq!(err.code(), crate::contract::Code::ValidationFailed);
         assert!(err.to_string().contains("ends in 1"), "{err}");
         for code in ["96385075", "036000291453", "10012345678903"] {
             assert!(!is_gtin(code), "{code}");

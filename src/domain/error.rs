@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::contract::Code;
+
 /// A request that is well-formed but clashes with the rules or with the current state.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum DomainError {
@@ -61,25 +63,26 @@ impl DomainError {
         }
     }
 
-    /// The stable snake_case code the interface reports for this error.
-    pub fn code(&self) -> &'static str {
+    /// The interface's code for this error (which fixes its status); the match is
+    /// exhaustive, so a new variant cannot be left without one.
+    pub fn code(&self) -> Code {
         match self {
-            Self::Validation { .. } => "validation_failed",
-            Self::NotFound { .. } => "not_found",
-            Self::UnknownCategory(_) => "unknown_category",
-            Self::UnknownPet(_) => "unknown_pet",
-            Self::InsufficientStock { .. } => "insufficient_stock",
-            Self::PetNotAvailable { .. } => "pet_not_available",
-            Self::OrderAlreadyComplete(_) => "order_already_complete",
-            Self::CategoryInUse(_) => "category_in_use",
-            Self::PetHasOpenOrders(_) => "pet_has_open_orders",
-            Self::DuplicateName(_) | Self::DuplicateStaffName(_) => "duplicate_name",
-            Self::LastAdmin(_) => "conflict",
-            Self::DuplicateCode { .. } => "duplicate_code",
-            Self::StocktakeClosed(_) => "stocktake_closed",
-            Self::PreconditionFailed => "precondition_failed",
-            Self::IdempotencyKeyReused => "idempotency_key_reused",
-            Self::IdempotencyInProgress | Self::Conflict(_) => "conflict",
+            Self::Validation { .. } => Code::ValidationFailed,
+            Self::NotFound { .. } => Code::NotFound,
+            Self::UnknownCategory(_) => Code::UnknownCategory,
+            Self::UnknownPet(_) => Code::UnknownPet,
+            Self::InsufficientStock { .. } => Code::InsufficientStock,
+            Self::PetNotAvailable { .. } => Code::PetNotAvailable,
+            Self::OrderAlreadyComplete(_) => Code::OrderAlreadyComplete,
+            Self::CategoryInUse(_) => Code::CategoryInUse,
+            Self::PetHasOpenOrders(_) => Code::PetHasOpenOrders,
+            Self::DuplicateName(_) | Self::DuplicateStaffName(_) => Code::DuplicateName,
+            Self::LastAdmin(_) => Code::Conflict,
+            Self::DuplicateCode { .. } => Code::DuplicateCode,
+            Self::StocktakeClosed(_) => Code::StocktakeClosed,
+            Self::PreconditionFailed => Code::PreconditionFailed,
+            Self::IdempotencyKeyReused => Code::IdempotencyKeyReused,
+            Self::IdempotencyInProgress | Self::Conflict(_) => Code::Conflict,
         }
     }
 }

@@ -4,9 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::pet::PetStatus;
 use super::{text, DomainError};
+use crate::contract;
 
 /// Most units of one pet a shop can hold.
-pub const STOCK_MAX: i64 = crate::contract::STOCK.max;
+pub const STOCK_MAX: i64 = contract::STOCK.max;
 
 /// A pet's stock as the interface shows it. A pet without a status shows `available`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,12 +72,12 @@ impl TryFrom<InventoryPatchInput> for InventoryPatch {
     }
 }
 
-/// A reorder point as JSON: `null`, or a whole number from 0 to [`STOCK_MAX`].
+/// A reorder point as JSON: `null`, or a whole number within [`contract::REORDER_POINT`].
 pub fn reorder_point(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
     match value {
         serde_json::Value::Null => Ok(None),
         serde_json::Value::Number(n) => match n.as_i64() {
-            Some(v) if (0..=STOCK_MAX).contains(&v) => Ok(Some(v)),
+            Some(v) if contract::REORDER_POINT.contains(v) => Ok(Some(v)),
             _ => Err(reorder_point_error()),
         },
         _ => Err(reorder_point_error()),
@@ -87,7 +88,11 @@ pub fn reorder_point(value: &serde_json::Value) -> Result<Option<i64>, DomainErr
 pub fn reorder_point_error() -> DomainError {
     DomainError::invalid(
         "reorderPoint",
-        format!("must be a whole number from 0 to {STOCK_MAX}, or null"),
+        format!(
+            "must be a whole number from {} to {}, or null",
+            contract::REORDER_POINT.min,
+            contract::REORDER_POINT.max
+        ),
     )
 }
 
@@ -207,10 +212,14 @@ impl TryFrom<AdjustmentInput> for Adjustment {
         let delta = input
             .delta
             .ok_or_else(|| DomainError::invalid("delta", "is required"))?;
-        if delta == 0 || !(-STOCK_MAX..=STOCK_MAX).contains(&delta) {
+        if delta == 0 || !contract::DELTA.contains(delta) {
             return Err(DomainError::invalid(
                 "delta",
-                format!("must be a non-zero integer between -{STOCK_MAX} and {STOCK_MAX}"),
+                format!(
+                    "must be a non-zero integer between {} and {}",
+                    contract::DELTA.min,
+                    contract::DELTA.max
+                ),
             ));
         }
         Ok(Self {
@@ -248,10 +257,13 @@ mod tests {
     #[test]
     fn stock_never_goes_below_zero_or_above_the_maximum() {
         assert_eq!(adjust(1, 5, -5).unwrap(), 0);
-        assert_eq!(adjust(1, 5, -6).unwrap_err().code(), "insufficient_stock");
+        assert_eq!(
+            adjust(1, 5, -6).unwrap_err().code(),
+            crate::contract::Code::InsufficientStock
+        );
         assert_eq!(
             adjust(1, STOCK_MAX, 1).unwrap_err().code(),
-            "validation_failed"
+            crate::contract::Code::ValidationFailed
         );
     }
 

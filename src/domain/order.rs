@@ -262,20 +262,20 @@ mod tests {
         assert!(place(1, Some(Available), 5, 1).is_ok());
         for status in [Pending, Sold] {
             let err = place(1, Some(status), 5, 1).unwrap_err();
-            assert_eq!(err.code(), "pet_not_available");
+            assert_eq!(err.code(), crate::contract::Code::PetNotAvailable);
         }
     }
 
     #[test]
     fn availability_is_checked_before_stock() {
         let err = place(1, Some(Pending), 0, 1).unwrap_err();
-        assert_eq!(err.code(), "pet_not_available");
+        assert_eq!(err.code(), crate::contract::Code::PetNotAvailable);
     }
 
     #[test]
     fn an_order_cannot_take_more_than_the_stock() {
         let err = place(1, None, 2, 3).unwrap_err();
-        assert_eq!(err.code(), "insufficient_stock");
+        assert_eq!(err.code(), crate::contract::Code::InsufficientStock);
     }
 
     #[test]
@@ -338,7 +338,7 @@ mod tests {
         };
         assert_eq!(
             change(&order(true), &reopen, now).unwrap_err().code(),
-            "order_already_complete"
+            crate::contract::Code::OrderAlreadyComplete
         );
         assert!(cancel(&order(true)).is_err());
     }

@@ -252,7 +252,7 @@ mod tests {
     #[test]
     fn an_unknown_status_is_refused_naming_the_field() {
         let err = NewPet::try_from(input(Some("Rex"), Some(1), Some("lost"))).unwrap_err();
-        assert_eq!(err.code(), "validation_failed");
+        assert_eq!(err.code(), crate::contract::Code::ValidationFailed);
         assert!(err.to_string().starts_with("status"));
     }
 

@@ -10,6 +10,7 @@ use super::ban::{BanPolicy, BanState};
 use super::clock::Clock;
 use super::window::{day_start, minute_start, secs_until, Counter, Status};
 use super::Quota;
+use crate::contract::Code;
 
 /// Number of shards; a power of two so that a shard is picked with a mask. 64 keeps the chance
 /// that two busy subjects share a lock small on any machine a shop runs, for 4 KiB of maps.
@@ -89,11 +90,11 @@ impl Decision {
     }
 
     /// The contract's error code of a refusal: `rate_limited` or `temporarily_banned`.
-    pub fn error_code(&self) -> Option<&'static str> {
+    pub fn error_code(&self) -> Option<Code> {
         match self {
             Decision::Allowed(_) => None,
-            Decision::Limited { .. } => Some("rate_limited"),
-            Decision::Banned { .. } => Some("temporarily_banned"),
+            Decision::Limited { .. } => Some(Code::RateLimited),
+            Decision::Banned { .. } => Some(Code::TemporarilyBanned),
         }
     }
 }

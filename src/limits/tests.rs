@@ -4,6 +4,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 
 use super::*;
+use crate::contract::Code;
 
 /// 2026-11-22T00:00:00Z, a UTC midnight.
 const MIDNIGHT: i64 = 1_795_305_600;
@@ -87,7 +88,7 @@ fn the_sixty_first_request_in_a_minute_is_limited_until_the_minute_ends() {
     spend(&limiter, &KEY, FREE, 60);
     clock.set(MIDNIGHT + 120 + 18);
     let decision = limiter.check(&KEY, FREE);
-    assert_eq!(decision.error_code(), Some("rate_limited"));
+    assert_eq!(decision.error_code(), Some(Code::RateLimited));
     assert_eq!(decision.retry_after(), Some(42));
     let status = decision.status();
     assert_eq!((status.minute.used, status.minute.remaining), (60, 0));
@@ -182,7 +183,10 @@ fn thirty_rejections_in_a_minute_do_not_ban() {
     let (limiter, clock) = limiter_at(MIDNIGHT);
     spend(&limiter, &KEY, FREE, 60);
     for _ in 0..30 {
-        assert_eq!(limiter.check(&KEY, FREE).error_code(), Some("rate_limited"));
+        assert_eq!(
+            limiter.check(&KEY, FREE).error_code(),
+            Some(Code::RateLimited)
+        );
     }
     assert_eq!(limiter.banned_until(&KEY), None);
     clock.set(MIDNIGHT + 60);
@@ -195,7 +199,10 @@ fn the_thirty_first_rejection_in_a_minute_bans_for_fifteen_minutes() {
     spend(&limiter, &KEY, FREE, 60);
     clock.set(MIDNIGHT + 20);
     for _ in 0..31 {
-        assert_eq!(limiter.check(&KEY, FREE).error_code(), Some("rate_limited"));
+        assert_eq!(
+            limiter.check(&KEY, FREE).error_code(),
+            Some(Code::RateLimited)
+        );
     }
     assert_eq!(limiter.banned_until(&KEY), Some(MIDNIGHT + 920));
 
@@ -209,7 +216,7 @@ fn the_thirty_first_rejection_in_a_minute_bans_for_fifteen_minutes() {
             until: MIDNIGHT + 920,
         }
     );
-    assert_eq!(decision.error_code(), Some("temporarily_banned"));
+    assert_eq!(decision.error_code(), Some(Code::TemporarilyBanned));
     assert_eq!(decision.status().minute.used, 0);
     assert_eq!(decision.status().day.used, 60);
 }
@@ -225,7 +232,7 @@ fn rejections_spread_over_two_minutes_do_not_ban() {
     clock.set(MIDNIGHT + 60);
     spend(&limiter, &KEY, q, 1);
     for _ in 0..30 {
-        assert_eq!(limiter.check(&KEY, q).error_code(), Some("rate_limited"));
+        assert_eq!(limiter.check(&KEY, q).error_code(), Some(Code::RateLimited));
     }
     assert_eq!(limiter.banned_until(&KEY), None);
 }
@@ -242,14 +249,14 @@ fn a_banned_subject_uses_no_quota_and_counts_no_rejections() {
     for _ in 0..100 {
         let decision = limiter.check(&KEY, q);
         assert_eq!(decision.retry_after(), Some(1));
-        assert_eq!(decision.error_code(), Some("temporarily_banned"));
+        assert_eq!(decision.error_code(), Some(Code::TemporarilyBanned));
     }
     assert_eq!(limiter.peek(&KEY, q).day.used, 1);
     // After the ban the subject starts with no refusals: 30 more do not ban again.
     clock.set(MIDNIGHT + 900);
     spend(&limiter, &KEY, q, 1);
     for _ in 0..30 {
-        assert_eq!(limiter.check(&KEY, q).error_code(), Some("rate_limited"));
+        assert_eq!(limiter.check(&KEY, q).error_code(), Some(Code::RateLimited));
     }
     assert_eq!(limiter.banned_until(&KEY), None);
 }
@@ -284,10 +291,10 @@ fn lifting_a_ban_lets_requests_through_and_clears_the_rejections() {
     limiter.lift_ban(&KEY);
     assert_eq!(limiter.banned_until(&KEY), None);
     // Still the same minute and its quota is spent: limited, not banned...
-    assert_eq!(limiter.check(&KEY, q).error_code(), Some("rate_limited"));
+    assert_eq!(limiter.check(&KEY, q).error_code(), Some(Code::RateLimited));
     // ...and the count started again: 30 refusals in all are allowed before the next ban.
     for _ in 0..29 {
-        assert_eq!(limiter.check(&KEY, q).error_code(), Some("rate_limited"));
+        assert_eq!(limiter.check(&KEY, q).error_code(), Some(Code::RateLimited));
     }
     assert_eq!(limiter.banned_until(&KEY), None);
     clock.set(MIDNIGHT + 60);

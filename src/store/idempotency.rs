@@ -16,8 +16,8 @@ use super::{Result, StoreError, Tx};
 use crate::domain::idempotency::{Answer, Scope};
 use crate::domain::DomainError;
 
-/// How long a recorded answer is replayed, in seconds.
-pub const TTL_SECS: i64 = 24 * 60 * 60;
+/// How long a recorded answer is replayed, in seconds (the contract's lifetime).
+pub const TTL_SECS: i64 = crate::contract::IDEMPOTENCY_HOURS * 60 * 60;
 
 /// Runs `act` once per scope (see the module header).
 pub fn once<T, F>(tx: &mut Tx<'_>, scope: Option<&Scope>, act: F) -> Result<Answer<T>>

@@ -80,7 +80,10 @@ fn the_documents_error_codes_are_the_contracts_codes() {
         .iter()
         .map(|c| c.as_str().unwrap())
         .collect();
-    let listed: Vec<&str> = petstore::contract::ERRORS.iter().map(|e| e.code).collect();
+    let listed: Vec<&str> = petstore::contract::Code::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
     assert_eq!(documented, listed);
 }
 
