@@ -26,8 +26,10 @@ from schemas import SCHEMAS
 import pairing
 import staff
 from shop import extend as extend_shop
+from counter import extend as extend_counter
 
 extend_shop(PATHS, SCHEMAS)
+extend_counter(PATHS, SCHEMAS)
 
 OUT = Path(__file__).with_name("openapi.json")
 

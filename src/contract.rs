@@ -63,6 +63,8 @@ pub const REPORT_DAYS: Bound = Bound::new(1, 366);
 pub const REPORT_DAYS_DEFAULT: i64 = 30;
 /// Bytes of a CSV import body.
 pub const IMPORT_BYTES: Bound = Bound::new(0, 5 * 1024 * 1024);
+/// A tax rate in basis points (2,000 is 20 %): the store's `defaultTaxRate`, a pet's `taxRate`.
+pub const TAX_RATE: Bound = Bound::new(0, 10_000);
 
 /// An inclusive range of whole numbers (a count of characters, units or requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -707,6 +709,7 @@ pub struct Bounds {
     pub report_days_default: i64,
     pub import_bytes: Bound,
     pub search: Bound,
+    pub tax_rate: Bound,
 }
 
 /// The facts, gathered.
@@ -738,6 +741,7 @@ pub fn facts() -> Facts {
             report_days_default: REPORT_DAYS_DEFAULT,
             import_bytes: IMPORT_BYTES,
             search: SEARCH,
+            tax_rate: TAX_RATE,
         },
         plans: PLANS,
         first_admin: PlanFact {

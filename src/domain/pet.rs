@@ -51,6 +51,9 @@ pub struct Pet {
     pub barcode: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<i64>,
+    /// The pet's own tax rate in basis points; absent: the store's default applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tax_rate: Option<i64>,
 }
 
 /// The body of `POST /pets` and `PUT /pets/{petId}` as sent. The selling codes arrive as
@@ -67,6 +70,8 @@ pub struct PetInput {
     pub barcode: Option<serde_json::Value>,
     #[serde(default)]
     pub price: Option<serde_json::Value>,
+    #[serde(default)]
+    pub tax_rate: Option<serde_json::Value>,
 }
 
 /// A validated new pet (or the whole replacement of one).
@@ -78,6 +83,7 @@ pub struct NewPet {
     pub sku: Option<String>,
     pub barcode: Option<String>,
     pub price: Option<i64>,
+    pub tax_rate: Option<i64>,
 }
 
 fn sku_value(value: &serde_json::Value) -> Result<Option<String>, DomainError> {
@@ -116,6 +122,13 @@ fn price_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
     }
 }
 
+fn tax_rate_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
+    match value {
+        serde_json::Value::Null => Ok(None),
+        other => super::profile::tax_rate("taxRate", other).map(Some),
+    }
+}
+
 impl TryFrom<PetInput> for NewPet {
     type Error = DomainError;
 
@@ -137,6 +150,7 @@ impl TryFrom<PetInput> for NewPet {
             sku: sku_value(input.sku.as_ref().unwrap_or(&none))?,
             barcode: barcode_value(input.barcode.as_ref().unwrap_or(&none))?,
             price: price_value(input.price.as_ref().unwrap_or(&none))?,
+            tax_rate: tax_rate_value(input.tax_rate.as_ref().unwrap_or(&none))?,
         })
     }
 }
@@ -158,10 +172,12 @@ pub struct PetPatchInput {
     pub barcode: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "present")]
     pub price: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub tax_rate: Option<serde_json::Value>,
 }
 
 /// A validated merge patch of a pet. `status: Some(None)` clears the status; likewise
-/// `sku`, `barcode` and `price`.
+/// `sku`, `barcode`, `price` and `taxRate`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PetPatch {
     pub name: Option<String>,
@@ -170,6 +186,7 @@ pub struct PetPatch {
     pub sku: Option<Option<String>>,
     pub barcode: Option<Option<String>>,
     pub price: Option<Option<i64>>,
+    pub tax_rate: Option<Option<i64>>,
 }
 
 impl TryFrom<PetPatchInput> for PetPatch {
@@ -198,6 +215,7 @@ impl TryFrom<PetPatchInput> for PetPatch {
             sku: input.sku.as_ref().map(sku_value).transpose()?,
             barcode: input.barcode.as_ref().map(barcode_value).transpose()?,
             price: input.price.as_ref().map(price_value).transpose()?,
+            tax_rate: input.tax_rate.as_ref().map(tax_rate_value).transpose()?,
         })
     }
 }
@@ -212,6 +230,7 @@ impl PetPatch {
             sku: self.sku.clone().unwrap_or_else(|| pet.sku.clone()),
             barcode: self.barcode.clone().unwrap_or_else(|| pet.barcode.clone()),
             price: self.price.unwrap_or(pet.price),
+            tax_rate: self.tax_rate.unwrap_or(pet.tax_rate),
         }
     }
 }
@@ -237,6 +256,7 @@ mod tests {
             sku: None,
             barcode: None,
             price: None,
+            tax_rate: None,
         }
     }
 
@@ -268,11 +288,13 @@ mod tests {
             sku: Some("REX-1".into()),
             barcode: None,
             price: Some(1500),
+            tax_rate: Some(550),
         };
         assert_eq!(patch.apply(&pet).status, None);
         let empty = PetPatch::try_from(PetPatchInput::default()).unwrap();
         assert_eq!(empty.apply(&pet).status, Some(PetStatus::Pending));
         assert_eq!(empty.apply(&pet).sku.as_deref(), Some("REX-1"));
+        assert_eq!(empty.apply(&pet).tax_rate, Some(550));
     }
 
     #[test]

@@ -1,11 +1,13 @@
-//! The store profile: the shop's name, the currency its prices are in, and the time zone its
-//! days are counted in (the daily report, the stock history's date ranges).
+//! The store profile: the shop's name, the currency its prices are in, the time zone its
+//! days are counted in (the daily report, the stock history's date ranges), and how its
+//! prices carry tax (interface 1.2: whether they include it, and the default rate).
 
 use std::str::FromStr;
 
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
+use super::tax::TAX_RATE;
 use super::{text, DomainError};
 
 /// The name a store has until it is given one.
@@ -37,22 +39,42 @@ pub struct StoreProfile {
     pub name: String,
     pub currency: String,
     pub timezone: String,
+    /// Whether prices include tax (default `true`).
+    pub tax_included: bool,
+    /// The tax rate, in basis points, of a pet without its own (default 0).
+    pub default_tax_rate: i64,
+}
+
+/// The profile's columns as stored: `None` is the default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StoredProfile {
+    pub name: Option<String>,
+    pub currency: Option<String>,
+    pub timezone: Option<String>,
+    pub tax_included: Option<bool>,
+    pub default_tax_rate: Option<i64>,
 }
 
 impl StoreProfile {
     /// The profile from what is stored: a missing value is the default.
-    pub fn from_stored(
-        name: Option<String>,
-        currency: Option<String>,
-        timezone: Option<String>,
-    ) -> Self {
+    pub fn from_stored(stored: StoredProfile) -> Self {
         Self {
-            name: name.unwrap_or_else(|| DEFAULT_NAME.to_owned()),
-            currency: currency.unwrap_or_else(|| DEFAULT_CURRENCY.to_owned()),
-            timezone: timezone
+            name: stored.name.unwrap_or_else(|| DEFAULT_NAME.to_owned()),
+            currency: stored
+                .currency
+                .unwrap_or_else(|| DEFAULT_CURRENCY.to_owned()),
+            timezone: stored
+                .timezone
                 .filter(|t| Tz::from_str(t).is_ok())
                 .unwrap_or_else(machine_timezone),
+            tax_included: stored.tax_included.unwrap_or(true),
+            default_tax_rate: stored.default_tax_rate.unwrap_or(0),
         }
+    }
+
+    /// The rate that applies to a pet with `own` rate (or none).
+    pub fn rate_for(&self, own: Option<i64>) -> i64 {
+        own.unwrap_or(self.default_tax_rate)
     }
 
     /// The time zone the store counts its days in.
@@ -85,6 +107,10 @@ pub struct ProfilePatchInput {
     pub currency: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "super::present")]
     pub timezone: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "super::present")]
+    pub tax_included: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "super::present")]
+    pub default_tax_rate: Option<serde_json::Value>,
 }
 
 /// A validated change of the profile.
@@ -93,12 +119,30 @@ pub struct ProfilePatch {
     pub name: Option<String>,
     pub currency: Option<String>,
     pub timezone: Option<String>,
+    pub tax_included: Option<bool>,
+    pub default_tax_rate: Option<i64>,
 }
 
 fn string<'v>(field: &str, value: &'v serde_json::Value) -> Result<&'v str, DomainError> {
     value
         .as_str()
         .ok_or_else(|| DomainError::invalid(field, "must be a string"))
+}
+
+/// A tax rate in basis points, 0 to 10,000 (2,000 is 20 %), named `field` when refused.
+pub fn tax_rate(field: &str, value: &serde_json::Value) -> Result<i64, DomainError> {
+    value
+        .as_i64()
+        .filter(|rate| TAX_RATE.contains(*rate))
+        .ok_or_else(|| {
+            DomainError::invalid(
+                field,
+                format!(
+                    "must be a whole number of basis points from {} to {} (2000 is 20 %)",
+                    TAX_RATE.min, TAX_RATE.max
+                ),
+            )
+        })
 }
 
 /// An ISO 4217 currency code, upper-cased.
@@ -143,6 +187,17 @@ impl TryFrom<ProfilePatchInput> for ProfilePatch {
                 .timezone
                 .map(|v| timezone(string("timezone", &v)?))
                 .transpose()?,
+            tax_included: input
+                .tax_included
+                .map(|v| {
+                    v.as_bool()
+                        .ok_or_else(|| DomainError::invalid("taxIncluded", "must be true or false"))
+                })
+                .transpose()?,
+            default_tax_rate: input
+                .default_tax_rate
+                .map(|v| tax_rate("defaultTaxRate", &v))
+                .transpose()?,
         })
     }
 }
@@ -160,6 +215,8 @@ impl ProfilePatch {
                 .timezone
                 .clone()
                 .unwrap_or_else(|| profile.timezone.clone()),
+            tax_included: self.tax_included.unwrap_or(profile.tax_included),
+            default_tax_rate: self.default_tax_rate.unwrap_or(profile.default_tax_rate),
         }
     }
 }
@@ -174,10 +231,45 @@ mod tests {
 
     #[test]
     fn a_new_store_is_called_pet_store_and_counts_in_dollars() {
-        let profile = StoreProfile::from_stored(None, None, None);
+        let profile = StoreProfile::from_stored(StoredProfile::default());
         assert_eq!(profile.name, "Pet Store");
         assert_eq!(profile.currency, "USD");
         assert!(Tz::from_str(&profile.timezone).is_ok());
+    }
+
+    #[test]
+    fn a_new_store_s_prices_include_tax_at_a_rate_of_zero() {
+        let profile = StoreProfile::from_stored(StoredProfile::default());
+        assert!(profile.tax_included);
+        assert_eq!(profile.default_tax_rate, 0);
+        assert_eq!(profile.rate_for(None), 0);
+        assert_eq!(profile.rate_for(Some(550)), 550);
+    }
+
+    /// (body) → accepted, as (taxIncluded, defaultTaxRate), or refused naming the field.
+    #[test]
+    fn tax_settings_are_a_boolean_and_basis_points_up_to_ten_thousand() {
+        type Accepted = (Option<bool>, Option<i64>);
+        let cases: &[(&str, Result<Accepted, &str>)] = &[
+            (r#"{"taxIncluded": false}"#, Ok((Some(false), None))),
+            (r#"{"defaultTaxRate": 0}"#, Ok((None, Some(0)))),
+            (r#"{"defaultTaxRate": 2000}"#, Ok((None, Some(2000)))),
+            (r#"{"defaultTaxRate": 10000}"#, Ok((None, Some(10000)))),
+            (r#"{"defaultTaxRate": 10001}"#, Err("defaultTaxRate")),
+            (r#"{"defaultTaxRate": -1}"#, Err("defaultTaxRate")),
+            (r#"{"defaultTaxRate": 20.5}"#, Err("defaultTaxRate")),
+            (r#"{"defaultTaxRate": null}"#, Err("defaultTaxRate")),
+            (r#"{"taxIncluded": "yes"}"#, Err("taxIncluded")),
+            (r#"{"taxIncluded": null}"#, Err("taxIncluded")),
+        ];
+        for (body, want) in cases {
+            let got = match patch(body) {
+                Ok(p) => Ok((p.tax_included, p.default_tax_rate)),
+                Err(DomainError::Validation { field, .. }) => Err(field),
+                Err(other) => panic!("{body}: {other:?}"),
+            };
+            assert_eq!(got, want.map_err(str::to_owned), "{body}");
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::contract::Bound;
 use super::DomainError;
 
 /// A tax rate in basis points: 2,000 is 20 %, 10,000 is 100 %.
-pub const TAX_RATE: Bound = Bound::new(0, 10_000);
+pub const TAX_RATE: Bound = crate::contract::TAX_RATE;
 /// Lines in one sale.
 pub const SALE_LINES: Bound = Bound::new(1, 100);
 /// The largest price (minor units), as for a pet.

@@ -270,6 +270,8 @@ fn new_pet(row: &Row, category_id: i64, current: Option<&Pet>) -> NewPet {
         sku: kept("sku").map_or_else(|| row.sku.clone(), |p| p.sku.clone()),
         barcode: kept("barcode").map_or_else(|| row.barcode.clone(), |p| p.barcode.clone()),
         price: kept("price").map_or(row.price, |p| p.price),
+        // The file has no tax column: an updated pet keeps its rate.
+        tax_rate: current.and_then(|p| p.tax_rate),
     }
 }
 

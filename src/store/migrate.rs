@@ -40,6 +40,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "stock_change_sources_without_a_list",
         include_str!("../../migrations/0018_stock_change_sources_without_a_list.sql"),
     ),
+    (19, "tax", include_str!("../../migrations/0019_tax.sql")),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -93,6 +94,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         18,
         "stock_change_sources_without_a_list",
         include_str!("../../migrations/postgres/0018_stock_change_sources_without_a_list.sql"),
+    ),
+    (
+        19,
+        "tax",
+        include_str!("../../migrations/postgres/0019_tax.sql"),
     ),
 ];
 

@@ -13,7 +13,7 @@ use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
 use crate::domain::{code, text, DomainError, Precondition};
 
-const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price";
+const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price, tax_rate";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
     let status: Option<String> = row.get(3)?;
@@ -25,6 +25,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
         sku: row.get(4)?,
         barcode: row.get(5)?,
         price: row.get(6)?,
+        tax_rate: row.get(7)?,
     })
 }
 
@@ -194,8 +195,9 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
     codes_free(tx, None, new.sku.as_deref(), new.barcode.as_deref())?;
     let inserted = tx
         .prepare_cached(
-            "INSERT INTO pets (name, name_fold, category_id, status, sku, sku_fold, barcode, price)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO pets (name, name_fold, category_id, status, sku, sku_fold, barcode, price,
+                 tax_rate)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?
         .insert(params![
             new.name,
@@ -205,7 +207,8 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
             new.sku,
             new.sku.as_deref().map(code::sku_fold),
             new.barcode,
-            new.price
+            new.price,
+            new.tax_rate
         ]);
     let id = on_unique(inserted, || codes_clash(&new.sku, &new.barcode))?;
     tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
@@ -218,6 +221,7 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
         sku: new.sku,
         barcode: new.barcode,
         price: new.price,
+        tax_rate: new.tax_rate,
     };
     tx.emit("pet.created", &pet)?;
     Ok(pet)
@@ -256,12 +260,13 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
         sku: new.sku,
         barcode: new.barcode,
         price: new.price,
+        tax_rate: new.tax_rate,
     };
     if pet != current {
         let updated = tx
             .prepare_cached(
                 "UPDATE pets SET name = ?2, name_fold = ?3, category_id = ?4, status = ?5,
-                 sku = ?6, sku_fold = ?7, barcode = ?8, price = ?9 WHERE id = ?1",
+                 sku = ?6, sku_fold = ?7, barcode = ?8, price = ?9, tax_rate = ?10 WHERE id = ?1",
             )?
             .execute(params![
                 pet.id,
@@ -272,7 +277,8 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
                 pet.sku,
                 pet.sku.as_deref().map(code::sku_fold),
                 pet.barcode,
-                pet.price
+                pet.price,
+                pet.tax_rate
             ]);
         on_unique(updated, || codes_clash(&pet.sku, &pet.barcode))?;
         tx.emit("pet.updated", &pet)?;

@@ -4,16 +4,26 @@ use rusqlite::{params, OptionalExtension};
 
 use super::db::Connection;
 use super::{Call, Result, Store, Tx};
-use crate::domain::profile::{ProfilePatch, StoreProfile};
+use crate::domain::profile::{ProfilePatch, StoreProfile, StoredProfile};
 
 /// The profile, defaults filled in.
 pub(super) fn get(conn: &Connection) -> Result<StoreProfile> {
     let stored = conn
-        .prepare_cached("SELECT name, currency, timezone FROM store_profile WHERE id = 1")?
-        .query_row([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        .prepare_cached(
+            "SELECT name, currency, timezone, tax_included, default_tax_rate
+             FROM store_profile WHERE id = 1",
+        )?
+        .query_row([], |row| {
+            Ok(StoredProfile {
+                name: row.get(0)?,
+                currency: row.get(1)?,
+                timezone: row.get(2)?,
+                tax_included: row.get(3)?,
+                default_tax_rate: row.get(4)?,
+            })
+        })
         .optional()?;
-    let (name, currency, timezone) = stored.unwrap_or((None, None, None));
-    Ok(StoreProfile::from_stored(name, currency, timezone))
+    Ok(StoreProfile::from_stored(stored.unwrap_or_default()))
 }
 
 /// Changes the profile and announces it as `store.profile.updated`.
@@ -24,10 +34,18 @@ fn patch(tx: &mut Tx<'_>, patch: ProfilePatch) -> Result<StoreProfile> {
         return Ok(current);
     }
     tx.prepare_cached(
-        "INSERT INTO store_profile (id, name, currency, timezone) VALUES (1, ?1, ?2, ?3)
-         ON CONFLICT (id) DO UPDATE SET name = ?1, currency = ?2, timezone = ?3",
+        "INSERT INTO store_profile (id, name, currency, timezone, tax_included, default_tax_rate)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (id) DO UPDATE SET name = ?1, currency = ?2, timezone = ?3,
+             tax_included = ?4, default_tax_rate = ?5",
     )?
-    .execute(params![updated.name, updated.currency, updated.timezone])?;
+    .execute(params![
+        updated.name,
+        updated.currency,
+        updated.timezone,
+        updated.tax_included,
+        updated.default_tax_rate
+    ])?;
     tx.emit("store.profile.updated", &updated)?;
     Ok(updated)
 }

@@ -41,6 +41,7 @@ fn pet_with_stock(store: &Store, name: &str, stock: i64) -> i64 {
             sku: None,
             barcode: None,
             price: None,
+            tax_rate: None,
         })
         .wait()
         .unwrap();

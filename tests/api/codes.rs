@@ -364,7 +364,8 @@ async fn the_store_profile_has_defaults_and_only_an_admin_changes_it() {
     let changed = body(res).await;
     assert_eq!(
         changed,
-        json!({ "name": "Fins & Paws", "currency": "EUR", "timezone": "Europe/Paris" })
+        json!({ "name": "Fins & Paws", "currency": "EUR", "timezone": "Europe/Paris",
+                "taxIncluded": true, "defaultTaxRate": 0 })
     );
     assert_eq!(app.get_json("/store/profile").await, changed);
 

@@ -29,5 +29,6 @@ mod roles;
 mod smoke;
 mod staff;
 mod stocktakes;
+mod tax;
 mod tls;
 mod transfer;
