@@ -39,9 +39,14 @@ PIN = {
 LOCK = BOUNDS["pinLockMinutes"]
 IDLE = BOUNDS["sessionIdleHours"]
 WHEN_LOCKED = (
-    f"{BOUNDS['pinFailures']} wrong PINs for one name within {LOCK} minutes lock that name for "
-    f"{LOCK} minutes, whether or not a member has it: 429 `temporarily_banned` with "
-    "`Retry-After`, even for the right PIN."
+    f"{BOUNDS['pinFailures']} wrong PINs for one name from one device (an IPv4 address or an "
+    f"IPv6 /64) within {LOCK} minutes lock that name for that device for {LOCK} minutes, "
+    "whether or not a member has it: 429 `temporarily_banned` with `Retry-After`, even for "
+    "the right PIN; other devices still sign the member in. Each try is counted before its "
+    "PIN is checked, so concurrent tries check no more PINs than the lock allows. Every wrong "
+    "PIN and every locked try also counts toward the device's ban, like any refused request. "
+    "PINs are checked a few at a time: when too many sign-ins are waiting, the answer is 503 "
+    "`unavailable` with `Retry-After`, and that try is not counted."
 )
 
 SCHEMAS = {
@@ -166,7 +171,7 @@ RESPONSES = {
         "temporarily_banned",
         WHEN_LOCKED + " Also `rate_limited` or `temporarily_banned` for the caller's address, "
         "which is counted under the Free plan like any request without a key.",
-        "too many wrong PINs for this name; it is locked for 12 more minutes",
+        "too many wrong PINs for this name from this device; it is locked for 12 more minutes",
         retry_after=True,
     ),
 }

@@ -46,7 +46,7 @@ pub mod tls;
 
 pub use api::{raise_open_file_limit, serve, serve_tls, ApiError, OPENAPI_JSON};
 pub use app::network::{Listening, Network};
-pub use app::{App, FIRST_ADMIN_QUOTA};
+pub use app::{App, SignInRefused, FIRST_ADMIN_QUOTA};
 pub use contract::OPERATIONS;
 pub use error::Error;
 pub use settings::{RateLimits, ServeArgs, Settings, Source, Tls};

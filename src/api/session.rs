@@ -1,6 +1,10 @@
 //! `/session`: a staff member signs in with name and PIN and gets a session key; the key
 //! signs itself out. Signing in needs no key, so it is limited by address like any request
-//! without one, and a name is locked after too many wrong PINs (see `auth::pin`).
+//! without one; a name is locked for a device after too many wrong PINs from it, each wrong
+//! PIN counts toward the device's ban, and when too many PIN checks are waiting the answer is
+//! 503 with `Retry-After` (see `app::staff`).
+
+use std::net::IpAddr;
 
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
@@ -37,7 +41,7 @@ fn locked(retry_after: u64) -> Response {
     ApiError::new(
         Code::TemporarilyBanned,
         format!(
-            "too many wrong PINs for this name; it is locked for {minutes} more minute{}",
+            "too many wrong PINs for this name from this device; it is locked for {minutes} more minute{}",
             if minutes == 1 { "" } else { "s" }
         ),
     )
@@ -45,17 +49,32 @@ fn locked(retry_after: u64) -> Response {
     .into_response()
 }
 
-/// `POST /session`: counted against the caller's address, then checked.
-pub async fn sign_in(State(s): State<AppState>, req: Request) -> Response {
-    limit::keyless(&s, req, |input: SignInInput, _| answer(&s, input)).await
+/// Too many PIN checks running or waiting: nothing was counted.
+fn busy(retry_after: u64) -> Response {
+    let mut response = ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "unavailable",
+        "too many sign-ins are being checked right now; nothing was counted, try again shortly",
+    )
+    .into_response();
+    response.headers_mut().insert(
+        HeaderName::from_static("retry-after"),
+        HeaderValue::from(retry_after),
+    );
+    response
 }
 
-async fn answer(s: &AppState, input: SignInInput) -> Response {
+/// `POST /session`: counted against the caller's address, then checked.
+pub async fn sign_in(State(s): State<AppState>, req: Request) -> Response {
+    limit::keyless(&s, req, |input: SignInInput, addr| answer(&s, input, addr)).await
+}
+
+async fn answer(s: &AppState, input: SignInInput, addr: IpAddr) -> Response {
     let attempt = match SignIn::try_from(input) {
         Ok(attempt) => attempt,
         Err(err) => return ApiError::from(err).into_response(),
     };
-    match s.app.sign_in(attempt).await {
+    match s.app.sign_in(attempt, addr).await {
         Ok(signed) => {
             let expires_at = chrono::DateTime::from_timestamp(signed.expires_at, 0)
                 .map(time::format)
@@ -71,6 +90,7 @@ async fn answer(s: &AppState, input: SignInInput) -> Response {
         }
         Err(SignInRefused::Unknown) => wrong_name_or_pin().into_response(),
         Err(SignInRefused::Locked(wait)) => locked(wait),
+        Err(SignInRefused::Busy(wait)) => busy(wait),
         Err(SignInRefused::Store(err)) => ApiError::from(err).into_response(),
     }
 }

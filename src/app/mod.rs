@@ -5,8 +5,8 @@
 //! - [`usage`]: the rate limiter and its saved day counts;
 //! - [`idempotency`]: idempotent requests in flight in this process;
 //! - [`maintenance`]: the thread that saves, re-reads keys and prunes;
-//! - `staff`: staff members signing in by name and PIN (wrong PINs counted in the store), and
-//!   out;
+//! - `staff`: staff members signing in by name and PIN (each try counted in the store before
+//!   its PIN is checked, PINs checked on a few threads of their own), and out;
 //! - [`pairings`]: one-time codes that pair a till, kept in the store;
 //! - [`backups`]: the backup folder and the thread that backs the store up on schedule.
 //! - [`network`]: the listeners serving the app and the store's HTTPS certificate.
@@ -53,6 +53,7 @@ struct Inner {
     backups: backups::Backups,
     pairings: pairings::Pairings,
     network: network::Network,
+    sign_ins: staff::SignIns,
 }
 
 impl App {
@@ -81,6 +82,7 @@ impl App {
                 backups: backups::Backups::new(settings.db.clone(), settings.backup.clone()),
                 pairings,
                 network: network::Network::new(crate::store::files_parent(&settings.db)),
+                sign_ins: staff::SignIns::start()?,
             }),
         };
         if settings.tls.is_on() {

@@ -1,13 +1,30 @@
-//! Staff members signing in and out: the app's part. A sign-in checks the name's lock, the
-//! PIN (off the async runtime: Argon2id is slow on purpose) and opens a session key that the
-//! keyring resolves like any key, with the member's role on the business plan. Wrong PINs
-//! and locks are kept in the store ([`PIN_LOCK`]), so every process serving it counts the
-//! same tries and honours the same lock.
+//! Staff members signing in and out: the app's part. A sign-in takes its name's turn (one
+//! PIN check per name at a time in this process) and a place among the PIN checks
+//! (`auth::pin_checks`: a few at once, a short queue, refused past it), then makes one write
+//! that refuses a locked subject and otherwise counts the attempt as a wrong PIN *before*
+//! the PIN is checked, so a burst of concurrent sign-ins cannot check more PINs than the
+//! lock allows. A right PIN then makes one more write: the count cleared and the session
+//! opened, which the keyring resolves like any key, with the member's role on the business
+//! plan.
+//!
+//! Wrong PINs and locks are kept in the store ([`PIN_LOCK`]), so every process serving it
+//! counts the same tries. They are counted per *subject*: the folded name and the network of
+//! the device signing in (`limits::client_net`), so a device guessing a name locks that name
+//! for itself, not for the counter PC or the other tablets. Every wrong PIN also counts
+//! toward the device's ban, like any refused request, so a device guessing many names is
+//! shut out.
 
-use crate::auth::pin::{self, SESSION_IDLE};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::auth::pin::SESSION_IDLE;
+use crate::auth::pin_checks::PinChecks;
 use crate::auth::{self, Caller, Keyring, Secret, StaffSession};
 use crate::domain::staff::{SignIn, StaffMember, PIN_LOCK};
 use crate::domain::text;
+use crate::limits::{client_net, Subject};
+use crate::store::sign_ins::Claim;
 use crate::store::{self, Store, StoreError};
 
 use super::App;
@@ -17,8 +34,11 @@ use super::App;
 pub enum SignInRefused {
     /// Wrong name or PIN, or a disabled member: one answer for all.
     Unknown,
-    /// The name is locked after too many wrong PINs, for this many more seconds.
+    /// The name is locked for this device after too many wrong PINs, for this many more
+    /// seconds.
     Locked(u64),
+    /// Too many PIN checks are running or waiting: try again in this many seconds.
+    Busy(u64),
     Store(StoreError),
 }
 
@@ -35,52 +55,115 @@ pub struct SignedIn {
     pub member: StaffMember,
 }
 
+/// Whose wrong PINs a sign-in counts under: the folded name and the device's network. The
+/// network has no `@`, so the last one splits the two.
+fn subject(folded: &str, client: IpAddr) -> String {
+    format!("{folded}@{}", client_net(client))
+}
+
+/// The sign-ins of this process: the PIN-check workers and one turn per name.
+pub(super) struct SignIns {
+    checks: PinChecks,
+    turns: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// A name's turn; the name's entry goes when its last holder or waiter lets go.
+struct Turn<'a> {
+    sign_ins: &'a SignIns,
+    name: String,
+    turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut turns = self
+            .sign_ins
+            .turns
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        drop(self.turn.take());
+        if turns
+            .get(&self.name)
+            .is_some_and(|m| Arc::strong_count(m) == 1)
+        {
+            turns.remove(&self.name);
+        }
+    }
+}
+
+impl SignIns {
+    pub(super) fn start() -> std::io::Result<Self> {
+        Ok(Self {
+            checks: PinChecks::start()?,
+            turns: Mutex::default(),
+        })
+    }
+
+    /// Waits for `name`'s turn: one PIN check per name at a time.
+    async fn turn(&self, name: &str) -> Turn<'_> {
+        let mutex = self
+            .turns
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(name.to_owned())
+            .or_default()
+            .clone();
+        let mut turn = Turn {
+            sign_ins: self,
+            name: name.to_owned(),
+            turn: None,
+        };
+        turn.turn = Some(mutex.lock_owned().await);
+        turn
+    }
+}
+
 impl App {
-    /// Signs a member in by name and PIN.
-    pub async fn sign_in(&self, attempt: SignIn) -> Result<SignedIn, SignInRefused> {
+    /// Signs a member in by name and PIN, from a device at `client`.
+    pub async fn sign_in(
+        &self,
+        attempt: SignIn,
+        client: IpAddr,
+    ) -> Result<SignedIn, SignInRefused> {
+        let sign_ins = &self.inner.sign_ins;
         let folded = text::fold(&attempt.name);
+        let _turn = sign_ins.turn(&folded).await;
+        let place = sign_ins
+            .checks
+            .reserve()
+            .ok_or(SignInRefused::Busy(auth::pin_checks::RETRY_AFTER_SECS))?;
+        let subject = subject(&folded, client);
         let now = self.now();
-        if let Some(until) = self
+        let claim = self
             .store()
             .sign_ins()
-            .locked_until(folded.clone(), now)
-            .await?
-        {
-            return Err(SignInRefused::Locked((until - now).max(1) as u64));
-        }
-        let found = self
-            .store()
-            .staff()
-            .by_name(attempt.name.clone())
-            .await?
-            .filter(|(member, _)| member.is_enabled());
-        let (member, phc) = match found {
-            Some((member, phc)) => (Some(member), Some(phc)),
-            None => (None, None),
+            .claim(subject.clone(), attempt.name.clone(), now, PIN_LOCK)
+            .await?;
+        let refuse = |refusal| {
+            self.limiter()
+                .record_refusal(&Subject::Addr(client_net(client)));
+            Err(refusal)
         };
-        let pin = attempt.pin;
-        let matched = tokio::task::spawn_blocking(move || pin::verify_pin(&pin, phc.as_deref()))
-            .await
-            .unwrap_or(false);
+        let found = match claim {
+            Claim::Locked(until) => {
+                return refuse(SignInRefused::Locked((until - now).max(1) as u64))
+            }
+            Claim::Counted(found) => found,
+        };
+        let (member, phc) = found.map_or((None, None), |(m, phc)| (Some(m), Some(phc)));
+        let matched = place.check(attempt.pin, phc).await;
         let member = match member {
             Some(member) if matched => member,
-            _ => {
-                self.store()
-                    .sign_ins()
-                    .fail(folded, self.now(), PIN_LOCK)
-                    .await?;
-                return Err(SignInRefused::Unknown);
-            }
+            _ => return refuse(SignInRefused::Unknown),
         };
-        self.store().sign_ins().clear(folded).await?;
         let secret = Secret::generate().into_string();
         let hash = auth::hash(&secret);
         let now = self.now();
         let staff_id = member.id;
         let session_id = self
             .store()
-            .staff()
-            .open_session(staff_id, hash.clone(), now, now - SESSION_IDLE)
+            .sign_ins()
+            .signed_in(subject, staff_id, hash.clone(), now, now - SESSION_IDLE)
             .await?;
         let session = StaffSession {
             staff_id,

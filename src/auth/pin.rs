@@ -28,12 +28,16 @@ pub fn hash_pin(pin: &str) -> Result<String, String> {
         .map_err(|e| format!("cannot hash a PIN: {e}"))
 }
 
+/// A hash of the same cost as a member's, checked when a name belongs to no one.
+pub(crate) fn dummy_hash() -> &'static str {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    DUMMY.get_or_init(|| hash_pin("00000000").unwrap_or_default())
+}
+
 /// Whether `pin` matches the stored `phc` string. With no stored hash (no such member),
 /// a hash of the same cost is still checked, so the answer takes as long either way.
 pub fn verify_pin(pin: &str, phc: Option<&str>) -> bool {
-    static DUMMY: OnceLock<String> = OnceLock::new();
-    let dummy = DUMMY.get_or_init(|| hash_pin("00000000").unwrap_or_default());
-    let Ok(parsed) = PasswordHash::new(phc.unwrap_or(dummy)) else {
+    let Ok(parsed) = PasswordHash::new(phc.unwrap_or_else(|| dummy_hash())) else {
         return false;
     };
     let matched = Argon2::default()

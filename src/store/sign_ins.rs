@@ -1,5 +1,10 @@
-//! Wrong staff PINs and the locks they start, shared by every process serving the store, by
-//! folded name. A wrong PIN adds one to its name's count for its second in one additive
+//! Staff sign-in attempts and the locks they start, shared by every process serving the
+//! store, by subject (a folded name and the device's network, see `app::staff`). A sign-in is
+//! one write before its PIN is checked ([`SignIns::claim`]: refused if the subject is locked,
+//! else counted as a wrong PIN, and the member read) and, only when the PIN is right, one
+//! write after ([`SignIns::signed_in`]: the subject's count cleared and the session opened):
+//! so however many sign-ins run at once, no more PINs are checked than the lock allows.
+//! A wrong PIN adds one to its name's count for its second in one additive
 //! statement (`INSERT … ON CONFLICT DO UPDATE SET failures = failures + 1`), so the counts
 //! of every process add up; the lock decision sums the name's seconds still inside the
 //! window, in the same write. A lock is a row with its end; a right PIN deletes the name's
@@ -8,8 +13,26 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::db::Connection;
-use super::{Call, Result, Store, Tx};
-use crate::domain::staff::PinLock;
+use super::{staff, Call, Result, Store, Tx};
+use crate::domain::staff::{PinLock, StaffMember};
+
+/// What [`SignIns::claim`] found.
+#[derive(Debug)]
+pub enum Claim {
+    /// The subject is locked until this Unix second; nothing was counted.
+    Locked(i64),
+    /// The attempt is counted; the enabled member of that name, with the hash of their PIN.
+    Counted(Option<(StaffMember, String)>),
+}
+
+fn claim(tx: &Tx<'_>, subject: &str, name: &str, now: i64, policy: PinLock) -> Result<Claim> {
+    if let Some(until) = locked_until(tx, subject, now)? {
+        return Ok(Claim::Locked(until));
+    }
+    fail(tx, subject, now, policy)?;
+    let member = staff::by_name(tx, name)?.filter(|(member, _)| member.is_enabled());
+    Ok(Claim::Counted(member))
+}
 
 /// Counts a wrong PIN for `name` at `now`; the end of the lock when it starts one.
 fn fail(tx: &Tx<'_>, name: &str, now: i64, policy: PinLock) -> Result<Option<i64>> {
@@ -79,6 +102,35 @@ impl<'s> SignIns<'s> {
     /// When the lock on `name` ends, if it is locked at `now`.
     pub fn locked_until(&self, name: String, now: i64) -> Call<'s, Option<i64>> {
         Call::read(self.0, move |c| locked_until(c, &name, now))
+    }
+
+    /// Starts a sign-in of the member called `name` by `subject` at `now`: refused if the
+    /// subject is locked, else counted as a wrong PIN (locking the subject when it makes
+    /// `policy.failures`) before the PIN is checked, and the enabled member read. One write.
+    pub fn claim(
+        &self,
+        subject: String,
+        name: String,
+        now: i64,
+        policy: PinLock,
+    ) -> Call<'s, Claim> {
+        Call::write(self.0, move |tx| claim(tx, &subject, &name, now, policy))
+    }
+
+    /// Ends a sign-in whose PIN was right: forgets the subject's wrong PINs and lock and
+    /// opens a session (ending sessions idle since before `idle_before`); its id. One write.
+    pub fn signed_in(
+        &self,
+        subject: String,
+        staff_id: i64,
+        secret_hash: String,
+        now: i64,
+        idle_before: i64,
+    ) -> Call<'s, i64> {
+        Call::write(self.0, move |tx| {
+            clear(tx, &subject)?;
+            staff::open_session(tx, staff_id, &secret_hash, now, idle_before)
+        })
     }
 
     /// Forgets the wrong PINs (and any lock) of `name` after a right one.

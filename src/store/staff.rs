@@ -3,7 +3,8 @@
 //! A member's PIN is kept as an Argon2id PHC string, hashed before the write reaches the
 //! writer thread (hashing is slow on purpose and must not hold up other writes). A session
 //! is stored as the SHA-256 of its secret, like a key, with the Unix second of its last use;
-//! disabling a member ends their open sessions in the same transaction. Names are unique by
+//! disabling a member or changing their PIN ends their open sessions in the same
+//! transaction. Names are unique by
 //! their index alone (its refusal is `duplicate_name`), so two writers cannot race past it.
 
 use rusqlite::{params, OptionalExtension};
@@ -52,7 +53,7 @@ fn require(conn: &Connection, id: i64) -> Result<StaffMember> {
 }
 
 /// The member a name belongs to (compared case-insensitively), with the hash of their PIN.
-fn by_name(conn: &Connection, name: &str) -> Result<Option<(StaffMember, String)>> {
+pub(super) fn by_name(conn: &Connection, name: &str) -> Result<Option<(StaffMember, String)>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, pin_hash FROM staff_members WHERE name_fold = ?1"
@@ -89,7 +90,7 @@ fn insert(tx: &Tx<'_>, name: &str, role: Role, pin_hash: &str) -> Result<StaffMe
 }
 
 /// Changes a member (`pin_hash` is the new PIN's hash, when the patch has one). Disabling
-/// ends the member's sessions.
+/// the member or changing their PIN ends their sessions.
 fn update(
     tx: &Tx<'_>,
     id: i64,
@@ -122,7 +123,7 @@ fn update(
         ),
         || DomainError::DuplicateStaffName(after.name.clone()),
     )?;
-    if !after.is_enabled() {
+    if !after.is_enabled() || pin_hash.is_some() {
         tx.execute(
             "UPDATE staff_sessions SET ended_at = ?2 WHERE staff_id = ?1 AND ended_at IS NULL",
             params![id, now],
@@ -141,7 +142,7 @@ pub struct OpenSession {
 
 /// Opens a session for a member; answers its id. Sessions unused since `idle_before` are
 /// marked ended on the way, so the open ones stay few.
-fn open_session(
+pub(super) fn open_session(
     tx: &Tx<'_>,
     staff_id: i64,
     secret_hash: &str,
@@ -212,11 +213,6 @@ impl<'s> Staff<'s> {
         Call::read(self.0, list)
     }
 
-    /// The member a name belongs to (any case), with the hash of their PIN.
-    pub fn by_name(&self, name: String) -> Call<'s, Option<(StaffMember, String)>> {
-        Call::read(self.0, move |c| by_name(c, &name))
-    }
-
     /// Whether the store has any enabled member.
     pub fn any_enabled(&self) -> Call<'s, bool> {
         Call::read(self.0, any_enabled)
@@ -227,7 +223,7 @@ impl<'s> Staff<'s> {
         Call::write(self.0, move |tx| insert(tx, &name, role, &pin_hash))
     }
 
-    /// Changes a member under `pre`; disabling ends their sessions.
+    /// Changes a member under `pre`; disabling or a new PIN ends their sessions.
     pub fn update(
         &self,
         id: i64,
@@ -237,19 +233,6 @@ impl<'s> Staff<'s> {
     ) -> Call<'s, StaffMember> {
         Call::write(self.0, move |tx| {
             update(tx, id, &patch, pin_hash.as_deref(), &pre)
-        })
-    }
-
-    /// Opens a session (ending sessions idle since before `idle_before`); its id.
-    pub fn open_session(
-        &self,
-        staff_id: i64,
-        secret_hash: String,
-        now: i64,
-        idle_before: i64,
-    ) -> Call<'s, i64> {
-        Call::write(self.0, move |tx| {
-            open_session(tx, staff_id, &secret_hash, now, idle_before)
         })
     }
 

@@ -336,6 +336,93 @@ async fn a_lock_and_the_wrong_pins_before_it_outlive_a_restart_of_the_server() {
 }
 
 #[tokio::test]
+async fn a_burst_of_concurrent_wrong_pins_checks_no_more_pins_than_the_lock_allows() {
+    let (app, _clock) = clocked().await;
+    add_member(&app, "Bob", "admin", "4821").await;
+    let gate = Arc::new(tokio::sync::Barrier::new(50));
+    let tries: Vec<_> = (0..50)
+        .map(|i| {
+            let (client, url, gate) = (app.client.clone(), app.url("/session"), gate.clone());
+            tokio::spawn(async move {
+                gate.wait().await;
+                let pin = format!("{:04}", 1000 + i);
+                let res = client
+                    .post(url)
+                    .json(&json!({ "name": "Bob", "pin": pin }))
+                    .send()
+                    .await
+                    .unwrap();
+                res.status().as_u16()
+            })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for t in tries {
+        statuses.push(t.await.unwrap());
+    }
+    let checked = statuses.iter().filter(|&&s| s == 401).count();
+    let locked = statuses.iter().filter(|&&s| s == 429).count();
+    assert_eq!((checked, locked), (5, 45), "{statuses:?}");
+    let res = sign_in(&app, "Bob", "4821").await;
+    assert_error(res, 429, "temporarily_banned").await;
+}
+
+#[tokio::test]
+async fn a_device_guessing_a_name_locks_it_for_itself_and_not_for_the_other_devices() {
+    let (app, _clock) = clocked().await;
+    add_member(&app, "Owner", "admin", "4821").await;
+    let guesser: std::net::IpAddr = "192.0.2.66".parse().unwrap();
+    let attempt = |pin: &str| petstore::domain::staff::SignIn {
+        name: "owner".into(),
+        pin: pin.into(),
+    };
+    for i in 0..5 {
+        let refused = app
+            .app
+            .sign_in(attempt(&format!("{i:04}")), guesser)
+            .await
+            .err();
+        assert!(
+            matches!(refused, Some(petstore::SignInRefused::Unknown)),
+            "{refused:?}"
+        );
+    }
+    let refused = app.app.sign_in(attempt("4821"), guesser).await.err();
+    assert!(
+        matches!(refused, Some(petstore::SignInRefused::Locked(900))),
+        "the guessing device is locked out, even with the right PIN: {refused:?}"
+    );
+    assert_eq!(
+        sign_in(&app, "Owner", "4821").await.status(),
+        201,
+        "the counter PC still signs the owner in"
+    );
+    // Wrong PINs from the counter PC are its own: four of them and a right one lock nothing.
+    for _ in 0..4 {
+        assert_eq!(sign_in(&app, "Owner", "1111").await.status(), 401);
+    }
+    assert_eq!(sign_in(&app, "Owner", "4821").await.status(), 201);
+}
+
+#[tokio::test]
+async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
+    let (app, _clock) = clocked().await;
+    add_member(&app, "Ann", "staff", "0481").await;
+    // 31 wrong PINs in one minute, at most 4 per name so no name is locked: the 31st
+    // refusal starts the address's ban (more than 30 in a minute).
+    let names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"];
+    for n in 0..31 {
+        let name = names[n / 4];
+        assert_eq!(sign_in(&app, name, "9999").await.status(), 401, "{name}");
+    }
+    let res = sign_in(&app, "Ann", "0481").await;
+    let message = assert_error(res, 429, "temporarily_banned").await;
+    assert!(message.contains("banned"), "{message}");
+    // A key from the same address is a caller of its own.
+    assert_eq!(app.get("/pets").await.status(), 200);
+}
+
+#[tokio::test]
 async fn wrong_pins_more_than_fifteen_minutes_apart_do_not_lock() {
     let (app, clock) = clocked().await;
     add_member(&app, "Ann", "staff", "0481").await;
@@ -423,7 +510,7 @@ async fn disabling_a_member_ends_their_sessions_at_once_and_they_cannot_sign_in(
 }
 
 #[tokio::test]
-async fn a_new_role_applies_to_open_sessions_and_a_new_pin_to_the_next_sign_in() {
+async fn a_new_role_applies_to_open_sessions_and_a_new_pin_ends_them() {
     let app = TestApp::spawn().await;
     let ann = add_member(&app, "Ann", "readonly", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
@@ -433,12 +520,17 @@ async fn a_new_role_applies_to_open_sessions_and_a_new_pin_to_the_next_sign_in()
         "forbidden",
     )
     .await;
-    let res = patch_member(&app, &ann["id"], json!({ "role": "admin", "pin": "7777" })).await;
+    let res = patch_member(&app, &ann["id"], json!({ "role": "admin" })).await;
     assert_eq!(res.status(), 200);
     assert_eq!(body(res).await["role"], "admin");
     assert_eq!(get_as(&app, &secret, "/admin/staff").await.status(), 200);
+
+    let res = patch_member(&app, &ann["id"], json!({ "pin": "7777" })).await;
+    assert_eq!(res.status(), 200);
+    assert_error(get_as(&app, &secret, "/pets").await, 401, "unauthorized").await;
     assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 401);
-    assert_eq!(sign_in(&app, "Ann", "7777").await.status(), 201);
+    let secret = session_key(&app, "Ann", "7777").await;
+    assert_eq!(get_as(&app, &secret, "/admin/staff").await.status(), 200);
 }
 
 #[tokio::test]

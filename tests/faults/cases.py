@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import shutil
 import socket
@@ -104,6 +106,58 @@ def slowloris_of_1100_connections_under_1024_files_leaves_health_and_pets_answer
             attack.join(10)
         assert server.proc.poll() is None, "the server died"
         print(f"     slowest answer {slowest * 1000:.0f} ms while {attack.opened} attack connections were opened")
+
+
+def memory_kib(pid: int, field: str) -> int:
+    """A `/proc/PID/status` figure in KiB: `VmHWM` (peak resident) or `VmRSS` (resident now)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {field} in /proc/{pid}/status")
+
+
+@case
+def a_burst_of_120_keyless_sign_ins_from_three_addresses_peaks_under_200_mib_and_the_overflow_gets_503():
+    # Rate limits off, so that every one of the 120 reaches the PIN check (all of 127.0.0.0/8
+    # is one client to the limiter, which would refuse half of them first).
+    d = workdir()
+    with Server(BINARY, d / "store.sqlite", args=["--rate-limits", "off"]) as server:
+        status, _, body = server.call("POST", "/admin/staff", {"name": "Bob", "role": "staff", "pin": "4821"})
+        assert status == 201, (status, body)
+        before = memory_kib(server.proc.pid, "VmHWM")
+        gate = threading.Barrier(120)
+        answers: list[tuple[int, str | None]] = []
+
+        def sign_in(n: int) -> None:
+            conn = http.client.HTTPConnection(server.host, server.port, timeout=120,
+                                              source_address=(f"127.0.0.{1 + n % 3}", 0))
+            conn.connect()
+            gate.wait()
+            conn.request("POST", "/session", json.dumps({"name": f"Member {n}", "pin": "1234"}),
+                         {"Content-Type": "application/json"})
+            res = conn.getresponse()
+            res.read()
+            answers.append((res.status, res.getheader("Retry-After")))
+            conn.close()
+
+        threads = [threading.Thread(target=sign_in, args=(n,)) for n in range(120)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(180)
+        peak = memory_kib(server.proc.pid, "VmHWM")
+        after = memory_kib(server.proc.pid, "VmRSS")
+        statuses = sorted({s for s, _ in answers})
+        assert len(answers) == 120, f"{len(answers)} of 120 answered"
+        assert set(statuses) <= {401, 503}, statuses
+        assert all(r is not None and int(r) > 0 for s, r in answers if s == 503), "503 without Retry-After"
+        checked = sum(1 for s, _ in answers if s == 401)
+        assert checked >= 16, f"only {checked} PINs checked"
+        assert peak < 200 * 1024, f"peak resident memory {peak // 1024} MiB"
+        status, _, _ = server.call("POST", "/session", {"name": "Bob", "pin": "4821"}, key=None)
+        assert status == 201, status
+        print(f"     peak resident {peak // 1024} MiB (from {before // 1024} MiB), {after // 1024} MiB after; "
+              f"{checked} checked (401), {120 - checked} refused 503 with Retry-After")
 
 
 def refused(db: Path, expect: str, env: dict | None = None, args: list[str] | None = None) -> None:
