@@ -51,17 +51,12 @@ fn locked(retry_after: u64) -> Response {
 
 /// Too many PIN checks running or waiting: nothing was counted.
 fn busy(retry_after: u64) -> Response {
-    let mut response = ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
+    ApiError::new(
+        Code::Unavailable,
         "too many sign-ins are being checked right now; nothing was counted, try again shortly",
     )
-    .into_response();
-    response.headers_mut().insert(
-        HeaderName::from_static("retry-after"),
-        HeaderValue::from(retry_after),
-    );
-    response
+    .with_retry_after(retry_after)
+    .into_response()
 }
 
 /// `POST /session`: counted against the caller's address, then checked.
