@@ -5,6 +5,7 @@ mod support;
 
 mod admin_keys;
 mod backups;
+mod bounds;
 mod categories;
 mod codes;
 mod concurrency;
