@@ -342,6 +342,24 @@ pub enum Stability {
     Experimental,
 }
 
+impl Stability {
+    /// The value sent as `X-Stability`; `None` for a stable operation, which sends none.
+    pub const fn sent(self) -> Option<&'static str> {
+        match self {
+            Stability::Stable => None,
+            Stability::Beta => Some("beta"),
+            Stability::Experimental => Some("experimental"),
+        }
+    }
+}
+
+/// The operation served at `method` and `path` (the route's template, as in the table).
+pub fn operation(method: &str, path: &str) -> Option<&'static Operation> {
+    OPERATIONS
+        .iter()
+        .find(|op| op.path == path && op.method == method)
+}
+
 /// One operation of the interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,6 +1,6 @@
 //! Middleware: the request log, error-shape net and security headers around everything,
-//! reading each request body to its end, and the authentication, rate limiting and deadline
-//! of the interface's operations.
+//! reading each request body to its end, and the authentication, rate limiting, deadline
+//! and `X-Stability` (looked up in [`contract::OPERATIONS`]) of the interface's operations.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -21,6 +21,7 @@ use super::extract::BODY_LIMIT;
 use super::limit;
 use super::state::AppState;
 use crate::auth::Caller;
+use crate::contract;
 use crate::store;
 use crate::store::Claim;
 
@@ -54,7 +55,8 @@ fn bearer_token(value: &HeaderValue) -> Option<&str> {
 /// key. Every answer, refusals included, carries the rate-limit headers. (The event stream's
 /// layer: it is long-lived by design, so no deadline.)
 pub async fn authenticate(State(s): State<AppState>, req: Request, next: Next) -> Response {
-    admit(&s, req, |req| next.run(req)).await
+    let stability = stability(&req);
+    marked(stability, admit(&s, req, |req| next.run(req)).await)
 }
 
 /// The layer of every other operation of the interface: the caller admitted as
@@ -63,10 +65,30 @@ pub async fn authenticate(State(s): State<AppState>, req: Request, next: Next) -
 /// layer instead of three: each layer on a route costs every request a boxed clone.
 pub async fn operation(State(s): State<AppState>, req: Request, next: Next) -> Response {
     let timeout = s.app.settings().request_timeout;
-    admit(&s, req, move |req| {
+    let stability = stability(&req);
+    let response = admit(&s, req, move |req| {
         conditional::not_modified(req, move |req| within(timeout, next.run(req)))
     })
-    .await
+    .await;
+    marked(stability, response)
+}
+
+/// The `X-Stability` of the operation `req` is routed to, from the contract's table
+/// (`None` for a stable operation, or a route that is no operation).
+fn stability(req: &Request) -> Option<HeaderValue> {
+    let path = req.extensions().get::<MatchedPath>()?.as_str();
+    let operation = contract::operation(req.method().as_str(), path)?;
+    operation.stability.sent().map(HeaderValue::from_static)
+}
+
+/// `response` with the `X-Stability` of its operation, when there is one to send.
+fn marked(stability: Option<HeaderValue>, mut response: Response) -> Response {
+    if let Some(value) = stability {
+        response
+            .headers_mut()
+            .insert(HeaderName::from_static("x-stability"), value);
+    }
+    response
 }
 
 /// The caller of `req` resolved and counted; `run` answers it when it is let in.
@@ -116,7 +138,11 @@ where
 /// client must never be told "no" about a change that happened. A request given up (timed
 /// out, or its client gone) takes its writes that have not started with it.
 pub async fn deadline(State(s): State<AppState>, req: Request, next: Next) -> Response {
-    within(s.app.settings().request_timeout, next.run(req)).await
+    let stability = stability(&req);
+    marked(
+        stability,
+        within(s.app.settings().request_timeout, next.run(req)).await,
+    )
 }
 
 /// `run`'s answer within `timeout`, as [`deadline`] describes.

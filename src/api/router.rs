@@ -1,6 +1,7 @@
-//! The route table: every operation of the interface in one place, with its stability.
-//! [`crate::contract::OPERATIONS`] lists the same table as data (with each operation's id and
-//! least role), so tests hold it against this router, the OpenAPI document and the roles.
+//! The route table: every operation of the interface in one place.
+//! [`crate::contract::OPERATIONS`] lists the same table as data (with each operation's id,
+//! least role and stability), so tests hold it against this router, the OpenAPI document and
+//! the roles; the middleware sends each operation's `X-Stability` from there.
 
 use std::time::Duration;
 
@@ -8,11 +9,10 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::IntoResponse;
-use axum::routing::{get, post, MethodRouter};
+use axum::routing::{get, post};
 use axum::Router;
 use tower::ServiceBuilder;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::error::ApiError;
 use super::extract::BODY_LIMIT;
@@ -21,14 +21,6 @@ use super::{
     admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
     pairings, pets, profile, public_limit, reports, session, staff, stocktakes, transfer, ui,
 };
-
-/// Marks every answer of an operation with its `X-Stability`.
-fn stability(level: &'static str, route: MethodRouter<AppState>) -> MethodRouter<AppState> {
-    route.layer(SetResponseHeaderLayer::overriding(
-        HeaderName::from_static("x-stability"),
-        HeaderValue::from_static(level),
-    ))
-}
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
 pub fn build(state: AppState) -> Router {
@@ -62,109 +54,70 @@ pub fn build(state: AppState) -> Router {
             "/store/inventory/{petId}",
             get(inventory::get)
                 .put(inventory::set)
-                .merge(stability("beta", axum::routing::patch(inventory::patch))),
+                .patch(inventory::patch),
         )
-        .route(
-            "/store/profile",
-            stability("beta", get(profile::get).patch(profile::patch)),
-        )
-        .route(
-            "/store/certificate",
-            stability("beta", get(certificate::get)),
-        )
-        .route(
-            "/store/reports/daily",
-            stability("beta", get(reports::daily)),
-        )
+        .route("/store/profile", get(profile::get).patch(profile::patch))
+        .route("/store/certificate", get(certificate::get))
+        .route("/store/reports/daily", get(reports::daily))
         .route(
             "/store/stocktakes",
-            stability("beta", get(stocktakes::list).post(stocktakes::create)),
+            get(stocktakes::list).post(stocktakes::create),
         )
         .route(
             "/store/stocktakes/{stocktakeId}",
-            stability("beta", get(stocktakes::get).delete(stocktakes::delete)),
+            get(stocktakes::get).delete(stocktakes::delete),
         )
         .route(
             "/store/stocktakes/{stocktakeId}/lines/{petId}",
-            stability("beta", axum::routing::put(stocktakes::count)),
+            axum::routing::put(stocktakes::count),
         )
         .route(
             "/store/stocktakes/{stocktakeId}/apply",
-            stability("beta", axum::routing::post(stocktakes::apply)),
+            axum::routing::post(stocktakes::apply),
         )
-        .route(
-            "/store/export/pets.csv",
-            stability("beta", get(transfer::pets)),
-        )
+        .route("/store/export/pets.csv", get(transfer::pets))
         .route(
             "/store/export/stock-changes.csv",
-            stability("beta", get(transfer::stock_changes)),
+            get(transfer::stock_changes),
         )
         .route(
             "/store/import/pets",
-            stability(
-                "beta",
-                axum::routing::post(transfer::import_pets)
-                    .layer(DefaultBodyLimit::max(crate::domain::import::BODY_MAX + 1)),
-            ),
+            axum::routing::post(transfer::import_pets)
+                .layer(DefaultBodyLimit::max(crate::domain::import::BODY_MAX + 1)),
         )
         .route(
             "/store/inventory/{petId}/adjustments",
-            stability("beta", get(inventory::history).post(inventory::adjust)),
+            get(inventory::history).post(inventory::adjust),
         )
-        .route(
-            "/admin/keys",
-            stability("beta", get(admin::list).post(admin::create)),
-        )
+        .route("/admin/keys", get(admin::list).post(admin::create))
         .route(
             "/admin/keys/{keyId}",
-            stability(
-                "beta",
-                axum::routing::patch(admin::update).delete(admin::revoke),
-            ),
+            axum::routing::patch(admin::update).delete(admin::revoke),
         )
         .route(
             "/admin/keys/{keyId}/ban",
-            stability("beta", axum::routing::delete(admin::lift_ban)),
+            axum::routing::delete(admin::lift_ban),
         )
-        .route(
-            "/admin/staff",
-            stability("beta", get(staff::list).post(staff::create)),
-        )
+        .route("/admin/staff", get(staff::list).post(staff::create))
         .route(
             "/admin/staff/{staffId}",
-            stability("beta", axum::routing::patch(staff::update)),
+            axum::routing::patch(staff::update),
         )
-        .route(
-            "/session",
-            stability("beta", axum::routing::delete(session::sign_out)),
-        )
-        .route(
-            "/admin/backups",
-            stability("beta", get(backups::list).post(backups::take)),
-        )
-        .route(
-            "/admin/backups/{name}",
-            stability("beta", get(backups::download)),
-        )
-        .route("/admin/pairings", stability("beta", post(pairings::create)))
-        .route(
-            "/admin/pairings/{code}/qr.svg",
-            stability("beta", get(pairings::qr)),
-        )
+        .route("/session", axum::routing::delete(session::sign_out))
+        .route("/admin/backups", get(backups::list).post(backups::take))
+        .route("/admin/backups/{name}", get(backups::download))
+        .route("/admin/pairings", post(pairings::create))
+        .route("/admin/pairings/{code}/qr.svg", get(pairings::qr))
         .route_layer(from_fn_with_state(state.clone(), middleware::operation));
     // The event stream is long-lived by design: no request timeout.
     let stream = Router::new()
-        .route("/events", stability("experimental", get(events::stream)))
+        .route("/events", get(events::stream))
         .route_layer(from_fn_with_state(state.clone(), middleware::authenticate));
 
     // Signing in needs no key: it counts against the caller's address under the Free plan.
     let sign_in = Router::new()
-        .route("/session", stability("beta", post(session::sign_in)))
-        .route(
-            "/pair",
-            get(ui::pair_page).merge(stability("beta", post(pairings::pair))),
-        )
+        .route("/session", post(session::sign_in))
+        .route("/pair", get(ui::pair_page).merge(post(pairings::pair)))
         .layer(from_fn_with_state(state.clone(), middleware::deadline));
 
     // Routes with no key: a cheap per-address limit instead of the plans'.

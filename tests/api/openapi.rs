@@ -118,7 +118,8 @@ fn the_document_is_openapi_3_0_3_version_1_1_0_with_the_three_tags() {
 }
 
 /// Every (method, path) the table names answers with something other than "no such
-/// route" or "method not allowed", and every other method on those paths gets 405.
+/// route" or "method not allowed", with the table's `X-Stability`, and every other method
+/// on those paths gets 405.
 #[tokio::test]
 async fn the_running_server_answers_exactly_the_routed_operations() {
     let app = TestApp::spawn().await;
@@ -146,12 +147,22 @@ async fn the_running_server_answers_exactly_the_routed_operations() {
                 .await
                 .unwrap();
             let status = res.status().as_u16();
+            let stability = res
+                .headers()
+                .get("x-stability")
+                .map(|v| v.to_str().unwrap().to_owned());
             // CSV exports answer CSV; everything else (and every error) JSON.
             let raw = res.text().await.unwrap();
             let text: Value = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
             let is_routed = routed.contains(&(method.to_string(), path.clone()));
             if is_routed {
                 assert_ne!(status, 405, "{method} {path}: {text}");
+                let operation = petstore::contract::operation(method, path).unwrap();
+                assert_eq!(
+                    stability.as_deref(),
+                    operation.stability.sent(),
+                    "X-Stability of {method} {path} is the table's"
+                );
                 assert!(
                     status != 404 || text["message"] != "there is nothing at this address",
                     "{method} {path}"
@@ -167,6 +178,7 @@ async fn the_running_server_answers_exactly_the_routed_operations() {
     let events = app.request(Method::GET, "/events").send().await.unwrap();
     assert_eq!(events.status(), 200);
     assert_eq!(events.headers()["content-type"], "text/event-stream");
+    assert_eq!(events.headers()["x-stability"], "experimental");
 }
 
 #[tokio::test]
