@@ -3,9 +3,8 @@ merges these tables into the document."""
 
 from errors import BODY, responses
 from headers import BETA
-from parts import NAME, TIMESTAMP, described, header, ref, request_body, schema, success
+from parts import NAME, TIMESTAMP, described, header, op, ref, request_body, schema, success
 
-BETA_X = {"x-stability": "beta"}
 CODE = {
     "type": "string",
     "pattern": "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$",
@@ -116,37 +115,28 @@ pair_responses = responses(
 
 PATHS = {
     "/store/certificate": {
-        "get": {
-            "tags": ["Store"],
-            "operationId": "getStoreCertificate",
-            "summary": "The store's HTTPS certificate (beta)",
-            "description": (
-                "Whether the server speaks HTTPS (`--tls`, `PETSTORE_TLS=on`, or the desktop "
-                "app's switch) and, when it does, the SHA-256 fingerprint of the store's own "
-                "certificate: staff compare it with the one a browser shows the first time it "
-                "opens the store over HTTPS. Role: readonly."
-            ),
-            "responses": responses(
+        "get": op(
+            "getStoreCertificate",
+            "The store's HTTPS certificate",
+            "Whether the server speaks HTTPS (`--tls`, `PETSTORE_TLS=on`, or the desktop "
+            "app's switch) and, when it does, the SHA-256 fingerprint of the store's own "
+            "certificate: staff compare it with the one a browser shows the first time it "
+            "opens the store over HTTPS.",
+            responses(
                 {"200": success("The certificate.", schema("StoreCertificate"), BETA)},
                 forbidden=False,
             ),
-            **BETA_X,
-        }
+        )
     },
     "/admin/pairings": {
-        "post": {
-            "tags": ["Admin"],
-            "operationId": "createPairing",
-            "summary": "Open a pairing code for a till (beta)",
-            "description": (
-                "A one-time code, valid 10 minutes, that one device trades for its own key "
-                "(`POST /pair`). Show the `url` as a QR code (`qr.svg`) or the code in large "
-                "letters. Codes are kept in the store (only a hash of each): they survive a "
-                "restart, and any server on the same database redeems them. "
-                "Role: admin."
-            ),
-            "requestBody": request_body("NewPairing", "The key the device will get."),
-            "responses": responses(
+        "post": op(
+            "createPairing",
+            "Open a pairing code for a till",
+            "A one-time code, valid 10 minutes, that one device trades for its own key "
+            "(`POST /pair`). Show the `url` as a QR code (`qr.svg`) or the code in large "
+            "letters. Codes are kept in the store (only a hash of each): they survive a "
+            "restart, and any server on the same database redeems them.",
+            responses(
                 {
                     "201": success(
                         "The code and its address.",
@@ -157,8 +147,8 @@ PATHS = {
                 *BODY,
                 "ValidationFailed",
             ),
-            **BETA_X,
-        }
+            body=request_body("NewPairing", "The key the device will get."),
+        )
     },
     "/admin/pairings/{code}/qr.svg": {
         "parameters": [
@@ -170,15 +160,11 @@ PATHS = {
                 "schema": {"type": "string"},
             }
         ],
-        "get": {
-            "tags": ["Admin"],
-            "operationId": "getPairingQr",
-            "summary": "The pairing address as a QR code (beta)",
-            "description": (
-                "An SVG QR code of the pairing's `url`. A used, expired or unknown code is 404. "
-                "Role: admin."
-            ),
-            "responses": responses(
+        "get": op(
+            "getPairingQr",
+            "The pairing address as a QR code",
+            "An SVG QR code of the pairing's `url`. A used, expired or unknown code is 404.",
+            responses(
                 {
                     "200": success(
                         "The QR code.",
@@ -188,24 +174,18 @@ PATHS = {
                     "404": ref("responses", "NotFound"),
                 }
             ),
-            **BETA_X,
-        },
+        ),
     },
     "/pair": {
-        "post": {
-            "tags": ["Admin"],
-            "operationId": "pairDevice",
-            "summary": "Trade a pairing code for a key (beta)",
-            "description": (
-                "Needs no key. A waiting code is used up and answers the new key, `secret` "
-                "included, once. An unknown, used or expired code is 404 `not_found`, and counts "
-                "toward a temporary ban of the caller's address like a refused request. Requests "
-                "count against the caller's address under the Free plan."
-            ),
-            "security": [],
-            "requestBody": request_body("PairRequest", "The code."),
-            "responses": pair_responses,
-            **BETA_X,
-        }
+        "post": op(
+            "pairDevice",
+            "Trade a pairing code for a key",
+            "Needs no key. A waiting code is used up and answers the new key, `secret` "
+            "included, once. An unknown, used or expired code is 404 `not_found`, and counts "
+            "toward a temporary ban of the caller's address like a refused request. Requests "
+            "count against the caller's address under the Free plan.",
+            pair_responses,
+            body=request_body("PairRequest", "The code."),
+        )
     },
 }

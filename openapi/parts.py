@@ -1,6 +1,6 @@
 """Small builders and shared schema fragments of the OpenAPI document (see generate.py)."""
 
-from facts import BOUNDS, PLANS, ROLES, hi
+from facts import BOUNDS, OPERATIONS_BY_ID, PLANS, ROLES, hi
 
 # Small builders
 
@@ -53,6 +53,35 @@ def success(description, body=None, headers=None, content=None):
     elif body is not None:
         resp["content"] = json_content(body)
     return resp
+
+
+def op(operation_id, summary, description, resps, parameters=None, body=None, **extensions):
+    """One operation. Its tag, stability, deprecation, closing "Role: X." sentence and (for an
+    operation that needs no key) empty security come from the contract's operation table
+    (src/contract.rs, read through facts.json); none of them is written by hand. Other `x-`
+    extensions are passed as keywords."""
+    fact = OPERATIONS_BY_ID[operation_id]
+    stability = None if fact["stability"] == "stable" else fact["stability"]
+    if stability:
+        summary = f"{summary} ({stability})"
+    if fact["deprecated"]:
+        summary = f"{summary} (deprecated)"
+    if fact["role"]:
+        description = " ".join(filter(None, [description.rstrip(), f"Role: {fact['role']}."]))
+    o = {"tags": [fact["tag"]], "operationId": operation_id, "summary": summary, "description": description}
+    if not fact["role"]:
+        o["security"] = []
+    if parameters:
+        o["parameters"] = parameters
+    if body:
+        o["requestBody"] = body
+    o["responses"] = resps
+    o.update(extensions)
+    if stability:
+        o["x-stability"] = stability
+    if fact["deprecated"]:
+        o["deprecated"] = True
+    return o
 
 
 def request_body(schema_name, description, merge_patch=False):

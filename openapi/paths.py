@@ -12,7 +12,7 @@ from headers import (
     REPLAYED,
 )
 from facts import BOUNDS, hi
-from parts import ID, header, json_content, param, ref, request_body, schema, success
+from parts import ID, header, json_content, op, param, ref, request_body, schema, success
 
 
 def query(name, description, schema_obj, **extra):
@@ -38,30 +38,15 @@ EVENT_EXAMPLE = (
 )
 
 
-def op(tag, operation_id, summary, description, resps, parameters=None, body=None, **extensions):
-    stability = extensions.get("x-stability")
-    if stability:
-        summary = f"{summary} ({stability})"
-    o = {"tags": [tag], "operationId": operation_id, "summary": summary, "description": description}
-    if parameters:
-        o["parameters"] = parameters
-    if body:
-        o["requestBody"] = body
-    o["responses"] = resps
-    o.update(extensions)
-    return o
-
-
 NO_CONTENT = "Done; no body."
 
 PATHS = {
     "/pets": {
         "get": op(
-            "Pets",
             "listPets",
             "List pets",
             "Pets sorted by `sort` (default `id`). " + PAGING_DOC + " Filters combine with AND; "
-            "a pet with no status matches no `status` filter. Role: readonly.",
+            "a pet with no status matches no `status` filter.",
             responses(
                 {"200": success("A page of pets.", schema("Pets"), LIST_HEADERS)},
                 # Only the `after` cursor in a name order, naming a pet that no longer exists.
@@ -99,11 +84,9 @@ PATHS = {
             + CURSOR_PAGING,
         ),
         "post": op(
-            "Pets",
             "createPet",
             "Create a pet",
-            "Creates a pet and its inventory item at quantity 0 (no stock history entry). "
-            "Role: staff.",
+            "Creates a pet and its inventory item at quantity 0 (no stock history entry). ",
             responses(
                 {"201": success("The created pet.", schema("Pet"), CREATED_HEADERS)},
                 *BODY,
@@ -115,12 +98,11 @@ PATHS = {
     "/pets/{petId}": {
         "parameters": [param("PetId")],
         "get": op(
-            "Pets",
             "getPetById",
-            "Get a pet (deprecated)",
+            "Get a pet",
             "**Deprecated**: use `GET /pets?ids={petId}`. Answers with `Deprecation`, `Sunset` and "
             "a `Link` to the successor; after the sunset date it answers 410 `gone` with the same "
-            "headers. Role: readonly.",
+            "headers.",
             responses(
                 {
                     "200": success(
@@ -131,14 +113,11 @@ PATHS = {
                 },
                 forbidden=False,
             ),
-            deprecated=True,
         ),
         "put": op(
-            "Pets",
             "replacePet",
             "Replace a pet",
-            "Replaces the whole pet: a body without `status` clears it. Honours `If-Match`. "
-            "Role: staff.",
+            "Replaces the whole pet: a body without `status` clears it. Honours `If-Match`. ",
             responses(
                 {"200": success("The pet as stored.", schema("Pet"), RECORD_HEADERS)},
                 "NotFound",
@@ -150,12 +129,11 @@ PATHS = {
             body=request_body("NewPet", "The whole pet."),
         ),
         "patch": op(
-            "Pets",
             "updatePet",
             "Update a pet",
             'Merge patch (RFC 7396) of `name`, `categoryId`, `status`; `"status": null` clears '
             "the status. Staff may set any status; it does not change the stock. Honours "
-            "`If-Match`. Role: staff.",
+            "`If-Match`.",
             responses(
                 {"200": success("The pet as stored.", schema("Pet"), RECORD_HEADERS)},
                 "NotFound",
@@ -167,11 +145,10 @@ PATHS = {
             body=request_body("PetPatch", "The fields to change.", merge_patch=True),
         ),
         "delete": op(
-            "Pets",
             "deletePet",
             "Delete a pet",
             "Deletes the pet and its inventory item. Refused with 409 `pet_has_open_orders` while "
-            "it has incomplete orders. Honours `If-Match`. Role: staff.",
+            "it has incomplete orders. Honours `If-Match`.",
             responses(
                 {"204": success(NO_CONTENT)}, "NotFound", "PetHasOpenOrders", "PreconditionFailed"
             ),
@@ -180,10 +157,9 @@ PATHS = {
     },
     "/categories": {
         "get": op(
-            "Pets",
             "listCategories",
             "List categories",
-            "Categories sorted by id. " + PAGING_DOC + " Role: readonly.",
+            "Categories sorted by id. " + PAGING_DOC + "",
             responses(
                 {
                     "200": success(
@@ -205,11 +181,9 @@ PATHS = {
             + CURSOR_PAGING,
         ),
         "post": op(
-            "Pets",
             "createCategory",
             "Create a category",
-            "Names are unique, case-insensitive: a taken name is 409 `duplicate_name`. "
-            "Role: staff.",
+            "Names are unique, case-insensitive: a taken name is 409 `duplicate_name`. ",
             responses(
                 {"201": success("The created category.", schema("Category"), CREATED_HEADERS)},
                 "DuplicateName",
@@ -222,10 +196,9 @@ PATHS = {
     "/categories/{categoryId}": {
         "parameters": [param("CategoryId")],
         "get": op(
-            "Pets",
             "getCategory",
             "Get a category",
-            "Role: readonly.",
+            "",
             responses(
                 {
                     "200": success("The category.", schema("Category"), RECORD_HEADERS),
@@ -235,11 +208,10 @@ PATHS = {
             ),
         ),
         "put": op(
-            "Pets",
             "replaceCategory",
             "Replace a category",
             "Replaces the whole category: a body without `description` clears it. Honours "
-            "`If-Match`. Role: staff.",
+            "`If-Match`.",
             responses(
                 {"200": success("The category as stored.", schema("Category"), RECORD_HEADERS)},
                 "NotFound",
@@ -252,11 +224,10 @@ PATHS = {
             body=request_body("NewCategory", "The whole category."),
         ),
         "patch": op(
-            "Pets",
             "updateCategory",
             "Update a category",
             'Merge patch (RFC 7396) of `name` and `description`; `"description": null` clears '
-            "it. Honours `If-Match`. Role: staff.",
+            "it. Honours `If-Match`.",
             responses(
                 {"200": success("The category as stored.", schema("Category"), RECORD_HEADERS)},
                 "NotFound",
@@ -269,11 +240,9 @@ PATHS = {
             body=request_body("CategoryPatch", "The fields to change.", merge_patch=True),
         ),
         "delete": op(
-            "Pets",
             "deleteCategory",
             "Delete a category",
-            "Refused with 409 `category_in_use` while pets belong to it. Honours `If-Match`. "
-            "Role: staff.",
+            "Refused with 409 `category_in_use` while pets belong to it. Honours `If-Match`. ",
             responses(
                 {"204": success(NO_CONTENT)}, "NotFound", "CategoryInUse", "PreconditionFailed"
             ),
@@ -282,12 +251,10 @@ PATHS = {
     },
     "/store/orders": {
         "get": op(
-            "Store",
             "listOrders",
             "List orders",
             "Orders, newest first (id descending). " + PAGING_DOC + " Cancelled orders are gone "
-            "and not listed. The test panel of this operation is disabled in this reference. "
-            "Role: readonly.",
+            "and not listed. The test panel of this operation is disabled in this reference. ",
             responses(
                 {
                     "200": success(
@@ -310,7 +277,6 @@ PATHS = {
             **{"x-try-it": False},
         ),
         "post": op(
-            "Store",
             "placeOrder",
             "Place an order",
             "Places an order with `complete: false` and takes its units out of stock in the same "
@@ -320,8 +286,7 @@ PATHS = {
             "`insufficient_stock`).\n"
             "- When the order takes the last unit, the pet becomes `pending`.\n"
             "- N parallel orders against stock S succeed exactly min(N, S) times.\n\n"
-            "Send an `Idempotency-Key` so that a retry after a lost answer cannot order twice. "
-            "Role: pos.",
+            "Send an `Idempotency-Key` so that a retry after a lost answer cannot order twice. ",
             responses(
                 {
                     "201": success(
@@ -341,10 +306,9 @@ PATHS = {
     "/store/orders/{orderId}": {
         "parameters": [param("OrderId")],
         "get": op(
-            "Store",
             "getOrder",
             "Get an order",
-            "A cancelled order is gone: 404. Role: readonly.",
+            "A cancelled order is gone: 404.",
             responses(
                 {
                     "200": success("The order.", schema("Order"), RECORD_HEADERS),
@@ -354,14 +318,13 @@ PATHS = {
             ),
         ),
         "patch": op(
-            "Store",
             "updateOrder",
             "Complete an order or set its ship date",
             '`{"complete": true}` marks the order complete; completion is one-way: '
             '`{"complete": false}` on a completed order is 409 `order_already_complete`, '
             '`{"complete": true}` on it is a 200 that changes nothing. Completing sets `shipDate` '
             "to now when it has none. When the last open order of a pet with no stock left is "
-            "completed, the pet becomes `sold`. Honours `If-Match`. Role: pos.",
+            "completed, the pet becomes `sold`. Honours `If-Match`.",
             responses(
                 {"200": success("The order as stored.", schema("Order"), RECORD_HEADERS)},
                 "NotFound",
@@ -374,13 +337,12 @@ PATHS = {
             body=request_body("OrderPatch", "The change.", merge_patch=True),
         ),
         "delete": op(
-            "Store",
             "cancelOrder",
             "Cancel an order",
             "Cancels an incomplete order: its units return to stock (a `cancel` entry in the stock "
             "history) and a `pending` pet becomes `available` again. The order is gone afterwards "
             "(GET answers 404). A completed order is 409 `order_already_complete`. Honours "
-            "`If-Match`. Role: pos.",
+            "`If-Match`.",
             responses(
                 {"204": success(NO_CONTENT)},
                 "NotFound",
@@ -392,11 +354,10 @@ PATHS = {
     },
     "/store/inventory": {
         "get": op(
-            "Store",
             "listInventory",
             "List stock counts",
             "Stock per pet, sorted by `petId`. A pet without a status shows and matches "
-            "`available`. " + PAGING_DOC + " Role: readonly.",
+            "`available`. " + PAGING_DOC + "",
             responses(
                 {
                     "200": success(
@@ -425,10 +386,9 @@ PATHS = {
     "/store/inventory/{petId}": {
         "parameters": [param("PetId")],
         "get": op(
-            "Store",
             "getInventoryItem",
             "Get a pet's stock count",
-            "Role: readonly.",
+            "",
             responses(
                 {
                     "200": success("The inventory item.", schema("InventoryItem"), RECORD_HEADERS),
@@ -438,12 +398,10 @@ PATHS = {
             ),
         ),
         "put": op(
-            "Store",
             "setInventory",
             "Set a pet's stock count",
             "Sets the count (a `set` entry in the stock history, with the optional `reason`). "
-            "The pet's status does not change. Honours `If-Match` (the inventory item's `ETag`). "
-            "Role: staff.",
+            "The pet's status does not change. Honours `If-Match` (the inventory item's `ETag`). ",
             responses(
                 {
                     "200": success(
@@ -462,11 +420,10 @@ PATHS = {
     "/store/inventory/{petId}/adjustments": {
         "parameters": [param("PetId")],
         "get": op(
-            "Store",
             "listStockChanges",
             "List a pet's stock history",
             "Every change of the pet's stock, newest first: orders, cancellations, counts set and "
-            "adjustments, with the quantity after each. " + PAGING_DOC + " Role: readonly.",
+            "adjustments, with the quantity after each. " + PAGING_DOC + "",
             responses(
                 {
                     "200": success(
@@ -479,16 +436,13 @@ PATHS = {
                 forbidden=False,
             ),
             parameters=PAGING,
-            **{"x-stability": "beta"},
         ),
         "post": op(
-            "Store",
             "adjustInventory",
             "Adjust a pet's stock count",
             "Adds `delta` (negative to remove) atomically: an `adjustment` entry in the stock "
             f"history. A result below 0 is 409 `insufficient_stock`, above {hi('stock')} is 422. "
-            "The pet's status does not change. Honours `Idempotency-Key` like POST /store/orders. "
-            "Role: staff.",
+            "The pet's status does not change. Honours `Idempotency-Key` like POST /store/orders. ",
             responses(
                 {
                     "200": success(
@@ -504,16 +458,14 @@ PATHS = {
             ),
             parameters=[param("IdempotencyKey")],
             body=request_body("StockAdjustment", "The change."),
-            **{"x-stability": "beta"},
         ),
     },
     "/admin/keys": {
         "get": op(
-            "Admin",
             "listKeys",
             "List API keys",
             "All keys, revoked ones included (with `revokedAt`), with their current usage. "
-            "Secrets are never listed. " + PAGING_DOC + " Role: admin.",
+            "Secrets are never listed. " + PAGING_DOC + "",
             responses(
                 {
                     "200": success(
@@ -524,14 +476,11 @@ PATHS = {
                 }
             ),
             parameters=PAGING,
-            **{"x-stability": "beta"},
         ),
         "post": op(
-            "Admin",
             "createKey",
             "Create an API key",
-            "Creates a key and answers its secret, once: it is stored only as a hash. "
-            "Role: admin.",
+            "Creates a key and answers its secret, once: it is stored only as a hash. ",
             responses(
                 {
                     "201": success(
@@ -544,17 +493,14 @@ PATHS = {
                 "ValidationFailed",
             ),
             body=request_body("NewApiKey", "The new key."),
-            **{"x-stability": "beta"},
         ),
     },
     "/admin/keys/{keyId}": {
         "parameters": [param("KeyId")],
         "patch": op(
-            "Admin",
             "updateKey",
             "Change an API key",
-            "Changes name, role, plan or custom limits. Takes effect on the key's next request. "
-            "Role: admin.",
+            "Changes name, role, plan or custom limits. Takes effect on the key's next request. ",
             responses(
                 {"200": success("The key as stored.", schema("ApiKey"), BETA)},
                 "LastAdminKey",
@@ -563,37 +509,30 @@ PATHS = {
                 "ValidationFailed",
             ),
             body=request_body("ApiKeyPatch", "The fields to change.", merge_patch=True),
-            **{"x-stability": "beta"},
         ),
         "delete": op(
-            "Admin",
             "revokeKey",
             "Revoke an API key",
-            "Revokes the key: its requests get 401 from now on. It stays listed with `revokedAt`. "
-            "Role: admin.",
+            "Revokes the key: its requests get 401 from now on. It stays listed with `revokedAt`. ",
             responses({"204": success(NO_CONTENT, headers=BETA)}, "LastAdminKey", "NotFound"),
-            **{"x-stability": "beta"},
         ),
     },
     "/admin/keys/{keyId}/ban": {
         "parameters": [param("KeyId")],
         "delete": op(
-            "Admin",
             "liftBan",
             "Lift a temporary ban",
-            "Lifts the key's temporary ban and clears its count of rejections. Role: admin.",
+            "Lifts the key's temporary ban and clears its count of rejections.",
             responses({"204": success(NO_CONTENT, headers=BETA)}, "NotFound"),
-            **{"x-stability": "beta"},
         ),
     },
     "/admin/backups": {
         "get": op(
-            "Admin",
             "listBackups",
             "List backups",
             "The backups in the store's backup folder, newest first. The server takes one by "
             "itself every 24 hours by default (`--backup-every HOURS`, `0` off) and keeps the "
-            "newest 14 (`--backup-keep`). " + PAGING_DOC + " Role: admin.",
+            "newest 14 (`--backup-keep`). " + PAGING_DOC + "",
             responses(
                 {
                     "200": success(
@@ -604,16 +543,14 @@ PATHS = {
                 }
             ),
             parameters=PAGING,
-            **{"x-stability": "beta"},
         ),
         "post": op(
-            "Admin",
             "takeBackup",
             "Take a backup now",
             "Copies the live store into the backup folder while it keeps serving: written "
             "under a temporary name, checked with `PRAGMA integrity_check`, synced, then "
             "renamed. Older backups beyond the kept count are removed. No body is needed. "
-            "503 `unavailable` when it cannot be written (e.g. the disk is full). Role: admin.",
+            "503 `unavailable` when it cannot be written (e.g. the disk is full).",
             responses(
                 {
                     "201": success(
@@ -623,7 +560,6 @@ PATHS = {
                     )
                 }
             ),
-            **{"x-stability": "beta"},
         ),
     },
     "/admin/backups/{name}": {
@@ -637,11 +573,10 @@ PATHS = {
             }
         ],
         "get": op(
-            "Admin",
             "downloadBackup",
             "Download a backup",
             "The backup file itself (an SQLite database), as an attachment. Keep it off this PC "
-            "(a USB stick, another computer); `petstore restore FILE` puts it back. Role: admin.",
+            "(a USB stick, another computer); `petstore restore FILE` puts it back.",
             responses(
                 {
                     "200": success(
@@ -664,12 +599,10 @@ PATHS = {
                     "404": ref("responses", "NotFound"),
                 }
             ),
-            **{"x-stability": "beta"},
         ),
     },
     "/events": {
         "get": op(
-            "Store",
             "streamEvents",
             "Stream changes as Server-Sent Events",
             "Every change as it commits, as Server-Sent Events. Each message has an increasing "
@@ -685,7 +618,7 @@ PATHS = {
             "refetch what you show, then carry on from it. The stream has no request timeout; "
             "it ends when the key is revoked or its role changes. Places are shared: one key "
             "holds at most 16 streams and one address 32; with no place left the answer is 503 "
-            "with `Retry-After`. Role: readonly.",
+            "with `Retry-After`.",
             responses(
                 {
                     "200": success(
@@ -703,21 +636,16 @@ PATHS = {
                 timeout=False,
             ),
             parameters=[param("LastEventId")],
-            **{"x-stability": "experimental"},
         ),
     },
     "/health": {
-        "get": {
-            "tags": ["Admin"],
-            "operationId": "health",
-            "summary": "Health check",
-            "description": (
-                "Answers 200 while the server runs. Needs no key and is not rate limited by "
-                "plan; like the docs and the UI files it has a generous per-address limit (429 "
-                "with `Retry-After` past it) that this machine is exempt from."
-            ),
-            "security": [],
-            "responses": {
+        "get": op(
+            "health",
+            "Health check",
+            "Answers 200 while the server runs. Needs no key and is not rate limited by "
+            "plan; like the docs and the UI files it has a generous per-address limit (429 "
+            "with `Retry-After` past it) that this machine is exempt from.",
+            {
                 "200": {
                     "description": "The server is up and its store answers.",
                     "content": json_content(schema("Health")),
@@ -727,6 +655,6 @@ PATHS = {
                     "content": json_content(schema("Error")),
                 },
             },
-        },
+        ),
     },
 }

@@ -6,9 +6,8 @@ other files (generate.py calls extend() before it builds the document)."""
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id
-from parts import ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, param, ref, request_body, schema, success
+from parts import ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, request_body, schema, success
 
-BETA_OP = {"x-stability": "beta"}
 NO_CONTENT = "Done; no body."
 
 SKU = {
@@ -62,22 +61,6 @@ def query(name, description, schema_obj, **extra):
     return dict(
         {"name": name, "in": "query", "description": description, "schema": schema_obj}, **extra
     )
-
-
-def op(operation_id, summary, description, resps, parameters=None, body=None, tag="Store"):
-    o = {
-        "tags": [tag],
-        "operationId": operation_id,
-        "summary": f"{summary} (beta)",
-        "description": description,
-    }
-    if parameters:
-        o["parameters"] = parameters
-    if body:
-        o["requestBody"] = body
-    o["responses"] = resps
-    o.update(BETA_OP)
-    return o
 
 
 def csv_content(example):
@@ -279,14 +262,14 @@ NEW_PATHS = {
         "get": op(
             "getStoreProfile",
             "Get the store profile",
-            "The shop's name, currency and time zone. Role: readonly.",
+            "The shop's name, currency and time zone.",
             responses({"200": success("The profile.", schema("StoreProfile"), dict(RECORD_HEADERS, **BETA))}, forbidden=False),
         ),
         "patch": op(
             "updateStoreProfile",
             "Change the store profile",
             "Changes `name`, `currency` (ISO 4217) or `timezone` (IANA). The time zone decides "
-            "which local day an order falls on in the daily report. Role: admin.",
+            "which local day an order falls on in the daily report.",
             responses(
                 {"200": success("The profile as stored.", schema("StoreProfile"), dict(RECORD_HEADERS, **BETA))},
                 *BODY,
@@ -303,8 +286,7 @@ NEW_PATHS = {
             f"activity included. `to` defaults to today, `from` to the {BOUNDS['reportDaysDefault']} "
             f"days up to `to`; at most {BOUNDS['reportDays']['max']} days (400 `bad_request` past "
             "it, or when `from` is after `to`). With `Accept: text/csv` the same rows come as "
-            "CSV with the header `date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue`. "
-            "Role: readonly.",
+            "CSV with the header `date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue`. ",
             responses(
                 {
                     "200": success(
@@ -331,7 +313,7 @@ NEW_PATHS = {
         "get": op(
             "listStocktakes",
             "List stocktakes",
-            "Stocktakes with their lines, newest first. " + PAGING_DOC + " Role: staff.",
+            "Stocktakes with their lines, newest first. " + PAGING_DOC + "",
             responses(
                 {"200": success("A page of stocktakes.", {"type": "array", "items": schema("Stocktake")}, dict(LIST_HEADERS, **BETA))}
             ),
@@ -340,7 +322,7 @@ NEW_PATHS = {
         "post": op(
             "createStocktake",
             "Open a stocktake",
-            "Opens a stocktake for counting the shelves while the shop keeps selling. Role: staff.",
+            "Opens a stocktake for counting the shelves while the shop keeps selling.",
             responses(
                 {"201": success("The new stocktake.", schema("Stocktake"), dict(CREATED_HEADERS, **BETA))},
                 *BODY,
@@ -354,7 +336,7 @@ NEW_PATHS = {
         "get": op(
             "getStocktake",
             "Get a stocktake",
-            "The stocktake with its lines. Role: staff.",
+            "The stocktake with its lines.",
             responses(
                 {"200": success("The stocktake.", schema("Stocktake"), dict(RECORD_HEADERS, **BETA))},
                 "NotFound",
@@ -364,7 +346,7 @@ NEW_PATHS = {
             "deleteStocktake",
             "Discard a stocktake",
             "Discards an open stocktake and its counts; stock is not touched. An applied one is "
-            "409 `stocktake_closed`. Role: staff.",
+            "409 `stocktake_closed`.",
             responses({"204": success(NO_CONTENT, headers=BETA)}, "NotFound", "StocktakeClosed"),
         ),
     },
@@ -375,7 +357,7 @@ NEW_PATHS = {
             "Count a pet",
             "Records the count of one pet with the stock the store has for it now (`expected`); "
             "counting again replaces it. An unknown stocktake or pet is 404; an applied "
-            "stocktake 409 `stocktake_closed`. Role: staff.",
+            "stocktake 409 `stocktake_closed`.",
             responses(
                 {"200": success("The line.", schema("StocktakeLine"), dict(RECORD_HEADERS, **BETA))},
                 "NotFound",
@@ -395,7 +377,7 @@ NEW_PATHS = {
             "of its stock since `countedAt` (sales made while counting are kept), writes a "
             "`count` stock history entry for each line whose stock changes, and closes the "
             "stocktake (`status: applied`, `appliedAt`). Applying again is 409 "
-            "`stocktake_closed`. Role: staff.",
+            "`stocktake_closed`.",
             responses(
                 {"200": success("The applied stocktake.", schema("Stocktake"), dict(RECORD_HEADERS, **BETA))},
                 "NotFound",
@@ -409,7 +391,7 @@ NEW_PATHS = {
             "Export pets as CSV",
             "Every pet as RFC 4180 CSV in UTF-8, by id, with the header row "
             f"`{CSV_COLUMNS}` (`category` by name, empty cells for absent values). "
-            "The file can be edited and imported again. Role: readonly.",
+            "The file can be edited and imported again.",
             responses(
                 {"200": success("The CSV file.", headers=BETA, content=csv_content(pets_csv_example()))},
                 forbidden=False,
@@ -422,7 +404,7 @@ NEW_PATHS = {
             "Export the stock history as CSV",
             "The stock history, oldest first, as RFC 4180 CSV with the header row "
             f"`{STOCK_CHANGE_COLUMNS}`. `from` and `to` are local days of the store's time zone "
-            "(both included; either may be left out). Role: readonly.",
+            "(both included; either may be left out).",
             responses(
                 {
                     "200": success(
@@ -453,7 +435,7 @@ NEW_PATHS = {
             "(`quantity`; empty leaves it, an `import` stock history entry records a change) and "
             "its reorder point. All or nothing: with any error nothing changes and the answer "
             "is 422 `validation_failed` with `errors` by line and field. `dryRun=true` checks "
-            "and counts without changing anything. Role: staff.",
+            "and counts without changing anything.",
             dict(
                 responses(
                     {"200": success("What was (or would be) done.", schema("ImportSummary"), BETA)},
@@ -518,7 +500,7 @@ def extend(paths, schemas):
         "Set a pet's reorder point",
         "Sets `reorderPoint` (`null` clears it). When a change takes an item from above its "
         "reorder point to at or below it (a sale, a count, or a higher reorder point), the "
-        "store emits the event `inventory.low` with the item. Honours `If-Match`. Role: staff.",
+        "store emits the event `inventory.low` with the item. Honours `If-Match`.",
         responses(
             {"200": success("The inventory item as stored.", schema("InventoryItem"), dict(RECORD_HEADERS, **BETA))},
             "NotFound",

@@ -14,6 +14,7 @@ from parts import (
     json_content,
     nullable,
     nullable_ref,
+    op,
     param,
     ref,
     request_body,
@@ -181,26 +182,6 @@ def ops_ref(name):
     return ref("responses", name)
 
 
-BETA_X = {"x-stability": "beta"}
-
-
-def op(operation_id, summary, description, resps, parameters=None, body=None, **extra):
-    o = {
-        "tags": ["Admin"],
-        "operationId": operation_id,
-        "summary": f"{summary} (beta)",
-        "description": description,
-    }
-    if parameters:
-        o["parameters"] = parameters
-    if body:
-        o["requestBody"] = body
-    o["responses"] = resps
-    o.update(extra)
-    o.update(BETA_X)
-    return o
-
-
 MEMBER_HEADERS = dict({"ETag": header("ETag")}, **BETA)
 
 sign_in_responses = responses(
@@ -226,7 +207,7 @@ PATHS = {
         "get": op(
             "listStaff",
             "List staff members",
-            "Every member, disabled ones included, oldest first. " + PAGING_DOC + " Role: admin.",
+            "Every member, disabled ones included, oldest first. " + PAGING_DOC + "",
             responses(
                 {
                     "200": success(
@@ -241,7 +222,7 @@ PATHS = {
         "post": op(
             "createStaff",
             "Add a staff member",
-            "Adds a member who signs in with `name` and `pin` (`POST /session`). Role: admin.",
+            "Adds a member who signs in with `name` and `pin` (`POST /session`).",
             dict(
                 responses(
                     {
@@ -265,7 +246,7 @@ PATHS = {
             "updateStaff",
             "Change a staff member",
             "Changes name, role or PIN, or disables or enables the member. Disabling ends their "
-            "sessions at once. Honours `If-Match`. Role: admin.",
+            "sessions at once. Honours `If-Match`.",
             dict(sorted(staff_patch_responses.items())),
             body=request_body("StaffMemberPatch", "The fields to change.", merge_patch=True),
         ),
@@ -278,13 +259,12 @@ PATHS = {
             "PIN. A wrong name, a wrong PIN and a disabled member get the same 401. " + WHEN_LOCKED,
             dict(sorted(sign_in_responses.items())),
             body=request_body("SignIn", "Name and PIN."),
-            security=[],
         ),
         "delete": op(
             "signOut",
             "Sign out",
             "Ends the session whose key sends this request; the key gets 401 from then on. A key "
-            "that is not a staff session gets 400. Role: readonly.",
+            "that is not a staff session gets 400.",
             responses({"204": success("Signed out; no body.", headers=BETA)}, forbidden=False),
         ),
     },
