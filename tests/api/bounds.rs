@@ -40,6 +40,7 @@ const PROBED: &[&str] = &[
     "session_idle_hours",
     "sku",
     "stock",
+    "tax_rate",
 ];
 
 /// The bounds as published, by snake_case name.
@@ -149,7 +150,7 @@ async fn names_descriptions_and_skus_are_accepted_at_their_longest_and_refused_p
 }
 
 #[tokio::test]
-async fn prices_stock_reorder_points_and_adjustments_are_accepted_at_their_limits_only() {
+async fn prices_tax_rates_stock_reorder_points_and_adjustments_are_accepted_at_their_limits_only() {
     let app = TestApp::spawn().await;
     let cat = app.category("Fish").await;
     let (min, max) = range("price");
@@ -163,6 +164,22 @@ async fn prices_stock_reorder_points_and_adjustments_are_accepted_at_their_limit
             422,
             &format!("price {n}"),
         );
+    }
+    let (min, max) = range("tax_rate");
+    let taxed = |rate: i64| json!({ "name": "Goldie", "categoryId": cat, "taxRate": rate });
+    for n in [min, max] {
+        accepted(&app.post("/pets", taxed(n)).await, &format!("tax rate {n}"));
+        let res = patch(&app, "/store/profile", json!({ "defaultTaxRate": n })).await;
+        accepted(&res, &format!("default tax rate {n}"));
+    }
+    for n in [min - 1, max + 1] {
+        refused(
+            &app.post("/pets", taxed(n)).await,
+            422,
+            &format!("tax rate {n}"),
+        );
+        let res = patch(&app, "/store/profile", json!({ "defaultTaxRate": n })).await;
+        refused(&res, 422, &format!("default tax rate {n}"));
     }
     let pet = app.pet_with_stock("Goldie", cat, 0).await;
     let stock = format!("/store/inventory/{pet}");
