@@ -549,7 +549,10 @@ PATHS = {
             "Take a backup now",
             "Copies the live store into the backup folder while it keeps serving: written "
             "under a temporary name, checked with `PRAGMA integrity_check`, synced, then "
-            "renamed. Older backups beyond the kept count are removed. No body is needed. "
+            "renamed, as `petstore-manual-YYYY-MM-DD-HHMMSS.sqlite`. Backups taken this way are "
+            "kept apart from the scheduled ones (`petstore-YYYY-MM-DD-HHMMSS.sqlite`): the "
+            "newest `--backup-keep` of each, so taking many never removes the scheduled "
+            "history. No body is needed. "
             "503 `unavailable` when it cannot be written (e.g. the disk is full).",
             responses(
                 {

@@ -15,7 +15,9 @@ use crate::{App, Error};
 #[derive(Parser)]
 #[command(name = "petstore", version, about)]
 pub struct Cli {
-    /// The store's SQLite file [default: store.sqlite in this user's data folder]
+    /// The store: its SQLite file, or a PostgreSQL URL (postgres://USER:PASSWORD@HOST/DB, the
+    /// password URL-encoded) [default: store.sqlite in this user's data folder; for `demo`,
+    /// demo/demo.sqlite there]
     #[arg(long, env = "PETSTORE_DB", global = true)]
     pub db: Option<PathBuf>,
     #[command(subcommand)]
@@ -226,7 +228,9 @@ pub async fn serve(settings: Settings) -> Result<(), Error> {
 }
 
 /// Makes a new store filled with the demo shop (at `db`, which must not exist yet, or at
-/// `demo.sqlite` in the data folder, made afresh), prints its keys and serves it.
+/// `demo/demo.sqlite` in the data folder, made afresh), prints its keys and serves it. The
+/// default demo store has a folder of its own, so its backups, certificate and everything
+/// else kept beside a store stay apart from the real shop's.
 pub async fn demo(db: Option<PathBuf>, mut args: ServeArgs) -> Result<(), Error> {
     let db = match db {
         Some(db) if db.exists() => {
@@ -237,7 +241,9 @@ pub async fn demo(db: Option<PathBuf>, mut args: ServeArgs) -> Result<(), Error>
         }
         Some(db) => db,
         None => {
-            let db = crate::settings::default_db_path()?.with_file_name("demo.sqlite");
+            let db = crate::settings::default_db_path()?
+                .with_file_name("demo")
+                .join("demo.sqlite");
             for suffix in ["", "-wal", "-shm"] {
                 let file = PathBuf::from(format!("{}{suffix}", db.display()));
                 if file.exists() {
@@ -290,7 +296,7 @@ async fn serve_app(
         writeln!(
             out,
             "Staff UI: {scheme}://{addr}/   API docs: {scheme}://{addr}/docs   Store: {}",
-            settings.db.display()
+            store::shown(&settings.db)
         )?;
         if https {
             let tls = app.network().tls()?;
@@ -304,6 +310,10 @@ async fn serve_app(
             writeln!(out, "Its SHA-256 fingerprint: {}", tls.fingerprint())?;
         }
         match settings.backup.every {
+            _ if store::is_postgres(&settings.db) => writeln!(
+                out,
+                "Backups: none automatic on a PostgreSQL store; back it up with pg_dump"
+            )?,
             Some(every) => writeln!(
                 out,
                 "Backups: every {} into {} (the newest {} kept)",
@@ -326,10 +336,12 @@ async fn serve_app(
     Ok(())
 }
 
-/// "24 hours", "30 minutes", "5 seconds".
+/// "24 hours", "30 minutes", "5 seconds", "3.6 seconds": never rounded to another interval.
 fn describe_interval(every: std::time::Duration) -> String {
     let secs = every.as_secs();
-    let (n, unit) = if secs >= 3600 && secs.is_multiple_of(3600) {
+    let (n, unit) = if every.subsec_nanos() != 0 {
+        return format!("{} seconds", every.as_secs_f64());
+    } else if secs >= 3600 && secs.is_multiple_of(3600) {
         (secs / 3600, "hour")
     } else if secs >= 60 && secs.is_multiple_of(60) {
         (secs / 60, "minute")

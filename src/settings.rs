@@ -296,7 +296,7 @@ pub struct Settings {
 impl std::fmt::Debug for Settings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Settings")
-            .field("db", &self.db)
+            .field("db", &crate::store::shown(&self.db))
             .field("bind", &self.bind)
             .field("admin_key", &self.admin_key.as_ref().map(|_| "<redacted>"))
             .field("sunset", &self.sunset)
@@ -516,6 +516,24 @@ pub fn default_db_path() -> Result<PathBuf, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_postgresql_password_is_never_in_the_logged_settings() {
+        let url =
+            "postgres://shop:Fluffy%40Cat%231@db-host:5432/petstore?password=again&sslmode=off";
+        let settings = Settings::new(Some(PathBuf::from(url)), ServeArgs::default()).unwrap();
+        let logged = format!("{settings:?}");
+        assert!(
+            !logged.contains("Fluffy") && !logged.contains("again"),
+            "{logged}"
+        );
+        assert!(
+            logged.contains("postgres://shop:***@db-host:5432/petstore?password=***&sslmode=off"),
+            "{logged}"
+        );
+        let file = crate::store::shown(std::path::Path::new("/srv/shop/store.sqlite"));
+        assert_eq!(file, "/srv/shop/store.sqlite");
+    }
 
     #[test]
     fn origins_with_a_scheme_host_and_port_are_accepted() {

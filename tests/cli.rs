@@ -332,6 +332,76 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
 }
 
 #[test]
+fn the_default_demo_keeps_its_store_and_backups_apart_from_the_real_shops() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data").join("petstore");
+    let real_backups = data.join("backups");
+    std::fs::create_dir_all(&real_backups).unwrap();
+    std::fs::write(
+        real_backups.join("petstore-2026-11-20-100000.sqlite"),
+        "the real shop",
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("PETSTORE_") {
+            command.env_remove(name);
+        }
+    }
+    let mut child = command
+        .args(["demo", "--bind", "127.0.0.1:0"])
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("PETSTORE_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let printed = banner_until(&mut child, "Staff key");
+    let value = |prefix: &str| {
+        printed
+            .iter()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {printed:?}"))
+            .trim()
+            .to_owned()
+    };
+    let addr = value("petstore listening on http://");
+    let admin = value("Admin key:");
+    let listed = raw_get(&addr, "/admin/backups", Some(&admin)).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(listed.starts_with("HTTP/1.1 200"), "{listed}");
+    assert!(
+        !listed.contains("petstore-2026-11-20-100000"),
+        "the demo's key lists the real shop's backup: {listed}"
+    );
+    let demo = data.join("demo");
+    assert!(demo.join("demo.sqlite").is_file(), "{printed:?}");
+    let backups_line = value("Backups:");
+    assert!(
+        backups_line.contains(&demo.join("backups").display().to_string()),
+        "{backups_line}"
+    );
+}
+
+/// The lines a server prints up to and including the first that starts with `last`.
+fn banner_until(child: &mut std::process::Child, last: &str) -> Vec<String> {
+    use std::io::{BufRead, BufReader};
+
+    let mut printed = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.starts_with(last);
+        printed.push(line);
+        if done {
+            break;
+        }
+    }
+    printed
+}
+
+#[test]
 fn serve_writes_its_request_log_to_a_file_rotated_by_size_keeping_the_newest() {
     let shop = Shop::new();
     let log = shop.dir.path().join("logs/access.log");

@@ -14,7 +14,7 @@ use super::state::AppState;
 use crate::contract::Code;
 use crate::domain::query::{Page, Paged};
 use crate::domain::time;
-use crate::store::{BackupFile, StoreError};
+use crate::store::{BackupFile, BackupKind, StoreError};
 
 /// A backup as the interface shows it.
 #[derive(Serialize)]
@@ -65,7 +65,7 @@ pub async fn list(
 
 pub async fn take(_: Auth<Admin>, State(s): State<AppState>) -> Result<Response> {
     let backups = s.app.backups().clone();
-    let taken = tokio::task::spawn_blocking(move || backups.take())
+    let taken = tokio::task::spawn_blocking(move || backups.take(BackupKind::Manual))
         .await
         .map_err(|_| ApiError::internal())?
         .map_err(|err| {

@@ -6,7 +6,9 @@
 //! daily backup), or, with none there yet, after `every` or one hour of running, whichever is
 //! sooner. After each scheduled backup the next is `every` later; a failed one is retried
 //! after a few minutes. Backups of one process never run at the same time; each is followed by
-//! pruning. The copies come from their own read-only connection, so serving goes on.
+//! pruning of its own kind: the newest `keep` scheduled backups and, apart from them, the
+//! newest `keep` taken on request, so "Back up now" clicked many times never removes the
+//! scheduled history. The copies come from their own read-only connection, so serving goes on.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -15,7 +17,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::settings::BackupSettings;
-use crate::store::{BackupFile, BackupFolder, StoreError};
+use crate::store::{BackupFile, BackupFolder, BackupKind, StoreError};
 
 /// The first backup of a store that has none is taken after at most this much running.
 const FIRST_BACKUP_WITHIN: Duration = Duration::from_secs(3600);
@@ -65,17 +67,18 @@ impl Backups {
         self.inner.folder.find(name)
     }
 
-    /// Takes a backup now, then prunes the folder to the kept count. Blocks until the copy is
-    /// written, checked and synced.
-    pub fn take(&self) -> Result<BackupFile, StoreError> {
+    /// Takes a backup of `kind` now, then prunes that kind to the kept count. Blocks until
+    /// the copy is written, checked and synced.
+    pub fn take(&self, kind: BackupKind) -> Result<BackupFile, StoreError> {
         if crate::store::is_postgres(&self.inner.store) {
             // The same refusal as `petstore backup`, before any folder is made.
             crate::store::backup(&self.inner.store, &self.inner.store)?;
         }
         let _one_at_a_time = self.inner.taking.lock().unwrap_or_else(|e| e.into_inner());
-        let taken = self.inner.folder.take(&self.inner.store)?;
+        let taken = self.inner.folder.take(&self.inner.store, kind)?;
         tracing::info!(name = %taken.name, size = taken.size, "backup taken");
-        match self.inner.folder.prune(self.inner.settings.keep) {
+        let keep = self.inner.settings.keep;
+        match self.inner.folder.prune(kind, keep, &self.inner.store) {
             Ok(removed) if !removed.is_empty() => {
                 tracing::info!(?removed, "old backups removed");
             }
@@ -107,7 +110,7 @@ impl Backups {
                         Err(RecvTimeoutError::Timeout) => {}
                         _ => return,
                     }
-                    due = match backups.take() {
+                    due = match backups.take(BackupKind::Scheduled) {
                         Ok(_) => Instant::now() + every,
                         Err(err) => {
                             tracing::error!(%err, "the scheduled backup failed");

@@ -1,10 +1,16 @@
 //! The backup folder: the copies the server takes by itself or when an admin asks, listed
 //! newest first, pruned to the newest N, and found by name for download.
 //!
-//! Names are `petstore-YYYY-MM-DD-HHMMSS.sqlite` (UTC). Only plain names of letters, digits,
-//! `.`, `_` and `-` ending in `.sqlite` and not starting with `.` are ever listed or served,
-//! and only regular files directly inside the folder, so no name can reach outside it.
-//! Pruning removes only files this program named; a file an owner drops in stays.
+//! Names are `petstore-YYYY-MM-DD-HHMMSS.sqlite` for scheduled backups and
+//! `petstore-manual-YYYY-MM-DD-HHMMSS.sqlite` for the ones an admin asks for (UTC, with `-N`
+//! before `.sqlite` when two fall in one second). Only plain names of letters, digits, `.`,
+//! `_` and `-` ending in `.sqlite` and not starting with `.` are ever listed or served, and
+//! only regular files directly inside the folder, so no name can reach outside it.
+//!
+//! Pruning keeps the newest N of each kind apart, so a row of manual backups never pushes
+//! the scheduled history out. It removes only files whose whole name is one of the two
+//! patterns above, and never the store itself (when the folder is the store's own and the
+//! store happens to be named like a backup): a file an owner drops in stays.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -16,10 +22,53 @@ use super::{files, Result, StoreError};
 
 /// The start of the names of backups this program takes.
 const PREFIX: &str = "petstore-";
+/// What follows [`PREFIX`] in the names of backups an admin asked for.
+const MANUAL: &str = "manual-";
 /// The end of every backup's name.
 const SUFFIX: &str = ".sqlite";
 /// A temporary file older than this was left by a backup that died.
 const STALE_PARTIAL: Duration = Duration::from_secs(3600);
+
+/// Why a backup was taken: its name says so, and each kind is pruned on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackupKind {
+    /// Taken by the schedule.
+    Scheduled,
+    /// Taken because an admin asked ("Back up now", `POST /admin/backups`).
+    Manual,
+}
+
+impl BackupKind {
+    fn prefix(self) -> String {
+        match self {
+            Self::Scheduled => PREFIX.to_owned(),
+            Self::Manual => format!("{PREFIX}{MANUAL}"),
+        }
+    }
+
+    /// The kind of backup this program names `name`, if it is one: the whole name must be
+    /// the pattern, `petstore-[manual-]YYYY-MM-DD-HHMMSS[-N].sqlite`.
+    pub fn of(name: &str) -> Option<Self> {
+        let rest = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?;
+        let (kind, stamp) = match rest.strip_prefix(MANUAL) {
+            Some(stamp) => (Self::Manual, stamp),
+            None => (Self::Scheduled, rest),
+        };
+        let (stamp, n) = match stamp.get(17..) {
+            Some("") => (stamp, None),
+            Some(tail) => (&stamp[..17], Some(tail.strip_prefix('-')?)),
+            None => return None,
+        };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let shape = stamp.len() == 17
+            && stamp.bytes().enumerate().all(|(i, b)| match i {
+                4 | 7 | 10 => b == b'-',
+                _ => b.is_ascii_digit(),
+            })
+            && chrono::NaiveDateTime::parse_from_str(stamp, "%Y-%m-%d-%H%M%S").is_ok();
+        (shape && n.is_none_or(digits)).then_some(kind)
+    }
+}
 
 /// One backup in the folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,15 +125,17 @@ impl BackupFolder {
         Some((file, self.dir.join(name)))
     }
 
-    /// Copies the live store at `source` into the folder under a new name and answers it.
-    pub fn take(&self, source: &Path) -> Result<BackupFile> {
+    /// Copies the live store at `source` into the folder under a new name of `kind` and
+    /// answers it.
+    pub fn take(&self, source: &Path, kind: BackupKind) -> Result<BackupFile> {
         files::create_private_dir(&self.dir).map_err(|e| self.error("cannot create", e))?;
         self.remove_stale_partials();
+        let prefix = kind.prefix();
         let stamp = Utc::now().format("%Y-%m-%d-%H%M%S").to_string();
-        let mut name = format!("{PREFIX}{stamp}{SUFFIX}");
+        let mut name = format!("{prefix}{stamp}{SUFFIX}");
         let mut n = 2;
         while self.dir.join(&name).exists() {
-            name = format!("{PREFIX}{stamp}-{n}{SUFFIX}");
+            name = format!("{prefix}{stamp}-{n}{SUFFIX}");
             n += 1;
         }
         backup(source, &self.dir.join(&name))?;
@@ -93,13 +144,18 @@ impl BackupFolder {
         })
     }
 
-    /// Removes this program's backups beyond the newest `keep` and answers their names.
-    pub fn prune(&self, keep: usize) -> Result<Vec<String>> {
+    /// Removes this program's backups of `kind` beyond the newest `keep` and answers their
+    /// names. Only names of exactly the kind's pattern count, and never the store at `store`.
+    pub fn prune(&self, kind: BackupKind, keep: usize, store: &Path) -> Result<Vec<String>> {
         let mut removed = Vec::new();
+        let store = std::fs::canonicalize(store).ok();
+        let is_store = |name: &str| {
+            store.is_some() && std::fs::canonicalize(self.dir.join(name)).ok() == store
+        };
         let ours = self
             .list()?
             .into_iter()
-            .filter(|f| f.name.starts_with(PREFIX));
+            .filter(|f| BackupKind::of(&f.name) == Some(kind) && !is_store(&f.name));
         for old in ours.skip(keep) {
             std::fs::remove_file(self.dir.join(&old.name))
                 .map_err(|e| self.error("cannot remove a backup from", e))?;
@@ -174,7 +230,113 @@ pub fn is_backup_name(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_backup_name;
+    use super::{is_backup_name, BackupKind};
+
+    fn file(dir: &std::path::Path, name: &str, hours_old: u64) {
+        let path = dir.join(name);
+        std::fs::write(&path, name).unwrap();
+        let at = std::time::SystemTime::now() - std::time::Duration::from_secs(hours_old * 3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(at)
+            .unwrap();
+    }
+
+    fn names(dir: &std::path::Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn pruning_a_folder_shared_with_the_store_spares_the_store_and_the_owners_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = super::BackupFolder::new(dir.path());
+        // The store, named like a scheduled backup and older than every backup; an owner's
+        // copy named like one of ours; and another store's files beside them.
+        let store = dir.path().join("petstore-2026-01-01-000000.sqlite");
+        file(dir.path(), "petstore-2026-01-01-000000.sqlite", 900);
+        file(dir.path(), "petstore-main.sqlite", 800);
+        file(dir.path(), "petstore-before-move.sqlite", 700);
+        file(dir.path(), "petstore-2026-11-20-100000.sqlite", 30);
+        file(dir.path(), "petstore-2026-11-21-100000.sqlite", 20);
+        file(dir.path(), "petstore-2026-11-22-100000.sqlite", 10);
+        let removed = folder.prune(BackupKind::Scheduled, 1, &store).unwrap();
+        assert_eq!(
+            removed,
+            [
+                "petstore-2026-11-21-100000.sqlite",
+                "petstore-2026-11-20-100000.sqlite"
+            ]
+        );
+        assert_eq!(
+            names(dir.path()),
+            [
+                "petstore-2026-01-01-000000.sqlite",
+                "petstore-2026-11-22-100000.sqlite",
+                "petstore-before-move.sqlite",
+                "petstore-main.sqlite",
+            ]
+        );
+    }
+
+    #[test]
+    fn manual_backups_are_pruned_apart_and_never_push_the_scheduled_ones_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = super::BackupFolder::new(dir.path());
+        let store = dir.path().join("elsewhere.sqlite");
+        file(dir.path(), "petstore-2026-11-19-100000.sqlite", 72);
+        file(dir.path(), "petstore-2026-11-20-100000.sqlite", 48);
+        for n in 0..5 {
+            file(
+                dir.path(),
+                &format!("petstore-manual-2026-11-22-10000{n}.sqlite"),
+                5 - n,
+            );
+        }
+        let removed = folder.prune(BackupKind::Manual, 2, &store).unwrap();
+        assert_eq!(removed.len(), 3, "{removed:?}");
+        assert_eq!(
+            names(dir.path()),
+            [
+                "petstore-2026-11-19-100000.sqlite",
+                "petstore-2026-11-20-100000.sqlite",
+                "petstore-manual-2026-11-22-100003.sqlite",
+                "petstore-manual-2026-11-22-100004.sqlite",
+            ]
+        );
+        assert!(folder
+            .prune(BackupKind::Scheduled, 2, &store)
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn only_whole_names_of_the_two_patterns_are_this_programs_backups() {
+        use BackupKind::{Manual, Scheduled};
+        for (name, kind) in [
+            ("petstore-2026-11-22-173500.sqlite", Some(Scheduled)),
+            ("petstore-2026-11-22-173500-2.sqlite", Some(Scheduled)),
+            ("petstore-manual-2026-11-22-173500.sqlite", Some(Manual)),
+            ("petstore-manual-2026-11-22-173500-13.sqlite", Some(Manual)),
+            ("petstore-main.sqlite", None),
+            ("petstore-before-move.sqlite", None),
+            ("petstore-2026-11-22-173500-copy.sqlite", None),
+            ("petstore-2026-11-22-173500-.sqlite", None),
+            ("petstore-2026-13-22-173500.sqlite", None),
+            ("petstore-2026-11-22-1735.sqlite", None),
+            ("petstore-manual-.sqlite", None),
+            ("store.before-restore-2026-11-22-173500.sqlite", None),
+            ("petstore-2026-11-22-173500.sqlite-wal", None),
+        ] {
+            assert_eq!(BackupKind::of(name), kind, "{name}");
+        }
+    }
 
     #[test]
     fn only_plain_sqlite_names_inside_the_folder_are_backup_names() {

@@ -69,7 +69,7 @@ use thiserror::Error;
 use tokio::sync::broadcast;
 
 pub use backup::backup;
-pub use backups::{BackupFile, BackupFolder};
+pub use backups::{BackupFile, BackupFolder, BackupKind};
 pub use call::{as_member, Call, Pending};
 pub use claim::Claim;
 use db::Connection;
@@ -225,6 +225,40 @@ fn postgres_url(path: &Path) -> Option<&str> {
 /// Whether `path` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres(path: &Path) -> bool {
     postgres_url(path).is_some()
+}
+
+/// The store's location as it may be printed or logged: a file's path, or a PostgreSQL URL
+/// with its password (and any `password=` parameter) replaced by `***`.
+pub fn shown(path: &Path) -> String {
+    let Some(url) = postgres_url(path) else {
+        return path.display().to_string();
+    };
+    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let authority = match authority.rsplit_once('@') {
+        Some((user_info, host)) => match user_info.split_once(':') {
+            Some((user, _password)) => format!("{user}:***@{host}"),
+            None => authority.to_owned(),
+        },
+        None => authority.to_owned(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((name, _)) if name.eq_ignore_ascii_case("password") => {
+                        format!("{name}=***")
+                    }
+                    _ => pair.to_owned(),
+                })
+                .collect();
+            format!("{path}?{}", query.join("&"))
+        }
+        None => tail.to_owned(),
+    };
+    format!("{scheme}://{authority}{tail}")
 }
 
 /// How often opening a store is tried again while another program holds it busy.
