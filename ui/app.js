@@ -105,16 +105,41 @@ async function bootDesktop(desktopKey, notice) {
     return showFatal(explain(err));
   }
   if (people.length === 0) return start(desktopKey, true);
+  // The PC's owner always keeps a way in: with no manager among the members (staff added
+  // before the first-manager rule, or by another program), the window opens as the owner.
+  if (!people.some((m) => m.role === 'admin')) {
+    await start(desktopKey, true);
+    notify('No staff member is a manager, so this window opens as the owner. Add yourself as a manager on the Staff page.', 'info');
+    return;
+  }
   document.title = 'Who is at the counter? — Petstore';
   renderPinSignIn(root, {
     heading: 'Who is at the counter?',
     names: people.map((m) => m.name),
     notice,
-    onUseKey: null,
+    // A manager's key (never this PC's own one), for an owner who has no name and PIN here.
+    onUseKey: () => showDesktopKeySignIn(desktopKey),
     onSignIn: async (name, pin) => {
       const session = await staffSession.signIn(name, pin);
       await start(session.secret, true, session.staff.role, session.staff);
     },
+  });
+}
+
+/**
+ * The counter PC's "Use a key instead": a key someone was given (the admin key printed when
+ * the store was first started, or one a manager made), kept only in this page's memory.
+ * @param {string} desktopKey
+ */
+function showDesktopKeySignIn(desktopKey) {
+  document.title = 'Sign in with a key — Petstore';
+  renderSignIn(root, {
+    intro: 'Enter a key you were given: the admin key printed when the store was first started, or one a manager made on the Keys page. Signing out comes back to the names.',
+    onKey: async (key) => {
+      await checkKey(key);
+      await start(key, true, undefined, undefined, true);
+    },
+    onUsePin: () => void bootDesktop(desktopKey),
   });
 }
 
@@ -164,8 +189,9 @@ function showFatal(message) {
  * @param {boolean} desktop
  * @param {Role} [knownRole]  a name-and-PIN session says its role; a key is probed
  * @param {import('./staffsession.js').StaffMember} [member]  who signed in by name and PIN
+ * @param {boolean} [typedKey]  the desktop window, signed in with a key typed at the counter
  */
-async function start(key, desktop, knownRole, member) {
+async function start(key, desktop, knownRole, member, typedKey = false) {
   api.setKey(key);
   /** @type {Role} */
   let role = knownRole ?? 'readonly';
@@ -191,7 +217,7 @@ async function start(key, desktop, knownRole, member) {
   const firstManage = names.find((n) => MANAGER_PAGES.includes(n));
   const nav = h('nav', { class: 'nav', 'aria-label': 'Pages' },
     names.map((n) => h('a', { href: `#/${n}`, 'data-page': n, class: n === firstManage ? 'nav-manage-first' : null }, PAGES[n].title)));
-  const signOut = desktop && !member ? null : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
+  const signOut = desktop && !member && !typedKey ? null : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
   const who = member ? h('span', { class: 'who', title: 'Signed in by name and PIN' }, member.name) : null;
   const main = h('main', { id: 'main', tabindex: '-1' });
   // How many items are low, on every page; it opens the low list.
@@ -363,6 +389,11 @@ async function start(key, desktop, knownRole, member) {
       history.replaceState(null, '', location.pathname);
       showSignIn(notice);
       if (why === 'signed-out') notify('Signed out.', 'ok');
+      return;
+    }
+    if (desktop && typedKey) {
+      const injected = loadSession();
+      if (injected?.desktop) void bootDesktop(injected.key, why === 'revoked' ? 'That key was revoked or is no longer valid.' : undefined);
       return;
     }
     if (desktop) return showFatal('The key of this window is no longer valid. Restart Petstore.');

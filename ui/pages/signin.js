@@ -1,4 +1,5 @@
-//! Sign in with a key (browsers on the shop LAN). The desktop window never comes here.
+//! Sign in with a key (browsers on the shop LAN; at the counter PC, a manager's key typed
+//! from "Who is at the counter?").
 
 import { h, field } from '../dom.js';
 import { pawMark } from '../widgets.js';
@@ -10,8 +11,9 @@ import { pawMark } from '../widgets.js';
  * @param {(key: string) => Promise<void>} o.onKey  rejects with the reason the key was refused
  * @param {string} [o.notice]  why we are here (a revoked key, …)
  * @param {() => void} [o.onUsePin]  back to signing in by name and PIN
+ * @param {string} [o.intro]  what to type, when not the default sentence
  */
-export function renderSignIn(root, { onKey, notice, onUsePin }) {
+export function renderSignIn(root, { onKey, notice, onUsePin, intro }) {
   const input = h('input', {
     id: 'signin-key', name: 'key', type: 'password', required: true, autocomplete: 'current-password',
     spellcheck: 'false', autocapitalize: 'off', autofocus: true,
@@ -25,7 +27,7 @@ export function renderSignIn(root, { onKey, notice, onUsePin }) {
   const form = h('form', { class: 'signin-card', 'aria-labelledby': 'signin-title' },
     h('div', { class: 'brand-mark' }, pawMark(44)),
     h('h1', { id: 'signin-title' }, 'Petstore staff sign in'),
-    h('p', { class: 'muted' }, 'Enter the key you were given. It is kept only until this browser tab is closed.'),
+    h('p', { class: 'muted' }, intro ?? 'Enter the key you were given. It is kept only until this browser tab is closed.'),
     field('Key', input),
     h('label', { class: 'check', for: 'signin-show' }, show, ' Show the key while typing'),
     error,

@@ -93,18 +93,25 @@ export function mount(ctx) {
   };
 
   function openAdd() {
-    const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', autofocus: true, maxlength: '100', placeholder: 'Sam' });
-    const role = select({ id: uid('role'), name: 'role', required: true }, ROLES, 'staff');
+    // Once a store has staff, the counter PC asks who is there: the first person added is a
+    // manager (the owner, as a rule), so the shop's management stays reachable at the counter.
+    const first = enabledAdmins().length === 0;
+    const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', autofocus: true, maxlength: '100', placeholder: first ? 'Your name' : 'Sam' });
+    const role = select({ id: uid('role'), name: 'role', required: true }, ROLES, first ? 'admin' : 'staff');
     openDialog({
-      title: 'Add a staff member',
+      title: first ? 'Add the first staff member: a manager' : 'Add a staff member',
       body: [
+        first ? h('p', { class: 'status-note' }, 'Add yourself first, as a manager. Once the store has staff, the counter PC asks who is there, and only a manager can open Keys, Staff and Backups.') : null,
         field('Name', name, 'What they type (or tap) to sign in. Each name is used once.'),
-        field('Role', role),
+        field('Role', role, first ? 'The first person must be a manager.' : undefined),
         pinInput(),
       ],
       submitLabel: 'Add staff member',
       onSubmit: async (form) => {
         const v = formValues(form);
+        if (first && v.role !== 'admin') {
+          throw new Error('The first person added must be a manager, or nobody could manage the store at the counter PC. Add yourself as a manager first, then your staff.');
+        }
         try {
           const m = /** @type {StaffMember} */ (await api.post('/admin/staff', { name: v.name, role: v.role, pin: v.pin }));
           notify(`Added ${m.name}. They can sign in now.`, 'ok');

@@ -1,0 +1,126 @@
+// A clerk's and an owner's day, second round: one browser test for each problem met on the
+// second walk through the staff UI, each named after it, in real headless Chromium against
+// the real petstore binary. Screenshots go to tests/ui/screenshots/ (docs/screenshots/ with
+// PETSTORE_SCREENSHOTS=docs); axe-core checks each new screen.
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, ADMIN_KEY } from './lib/server.js';
+import { launchBrowser, openPage } from './lib/browser.js';
+import { client } from './lib/client.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
+  ? path.resolve(here, '../../docs/screenshots')
+  : path.join(here, 'screenshots');
+mkdirSync(shots, { recursive: true });
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** @param {import('playwright-core').Page} page */
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  return /** @type {string[]} */ (await page.evaluate(async () => {
+    const res = await /** @type {any} */ (window).axe.run(document, {
+      resultTypes: ['violations'],
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return res.violations.map((/** @type {any} */ v) => `${v.id}: ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
+  }));
+}
+
+describe('an owner’s and a clerk’s day, second round', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  /** @type {import('playwright-core').Browser} */
+  let browser;
+  /** @type {ReturnType<typeof client>} */
+  let admin;
+  /** @type {Record<string, number>} */
+  const cat = {};
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    admin = client(server.base, ADMIN_KEY);
+    for (const name of ['Dogs', 'Fish']) cat[name] = (await admin.post('/categories', { name })).id;
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** The desktop window: the shell injects its own in-memory admin key before the page loads. */
+  async function desktopWindow() {
+    const opened = await openPage(browser, { bypassCSP: true });
+    if (process.env.UI_TIMEOUT_MS) opened.context.setDefaultTimeout(Number(process.env.UI_TIMEOUT_MS));
+    await opened.context.addInitScript((key) => {
+      /** @type {any} */ (window).__PETSTORE_SESSION__ = { key, desktop: true };
+    }, ADMIN_KEY);
+    return opened;
+  }
+
+  /**
+   * A browser signed in with a key (as after the key sign-in page), on a route.
+   * @param {string} route @param {{ key?: string, viewport?: { width: number, height: number } }} [o]
+   */
+  async function signedIn(route, o = {}) {
+    const opened = await openPage(browser, o.viewport ? { viewport: o.viewport } : {});
+    if (process.env.UI_TIMEOUT_MS) opened.context.setDefaultTimeout(Number(process.env.UI_TIMEOUT_MS));
+    await opened.context.addInitScript((key) => sessionStorage.setItem('petstore.key', key), o.key ?? ADMIN_KEY);
+    await opened.page.goto(server.base + '/' + route);
+    return opened;
+  }
+
+  it('keeps the owner able to manage the store at the counter PC once staff are added', async () => {
+    const { context, page, errors } = await desktopWindow();
+    await page.goto(server.base + '/#/staff');
+    await page.getByRole('heading', { level: 1, name: 'Staff', exact: true }).waitFor();
+    await page.getByText('No staff members yet').waitFor();
+    const dialog = page.getByRole('dialog');
+
+    // The first member is a manager: the dialog says so and chooses it.
+    await page.getByRole('button', { name: '+ Add staff member' }).click();
+    await dialog.getByText('Add yourself first, as a manager').waitFor();
+    assert.equal(await dialog.getByLabel('Role', { exact: true }).inputValue(), 'admin');
+    assert.deepEqual(await violations(page), []);
+    // A clerk first is refused in words, and nothing is added.
+    await dialog.getByLabel('Name', { exact: true }).fill('Alex');
+    await dialog.getByLabel('Role', { exact: true }).selectOption('staff');
+    await dialog.getByLabel('PIN', { exact: true }).fill('2468');
+    await dialog.getByRole('button', { name: 'Add staff member' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'The first person added must be a manager' }).waitFor();
+    assert.deepEqual(await admin.get('/admin/staff'), []);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // A member added with no manager (another program, or before this rule) does not lock
+    // the owner out: the window still opens as the owner, and says what to do.
+    await admin.post('/admin/staff', { name: 'Alex', role: 'staff', pin: '2468' });
+    await page.goto(server.base + '/#/pets');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    await page.getByText('No staff member is a manager').waitFor();
+    for (const name of ['Keys', 'Staff', 'Backups']) await page.getByRole('link', { name, exact: true }).waitFor();
+
+    // With a manager, the counter asks who is there, and a key someone was given opens the
+    // manager's pages too; signing out comes back to the names.
+    await admin.post('/admin/staff', { name: 'Owner', role: 'admin', pin: '1357' });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Who is at the counter?' }).waitFor();
+    await page.getByRole('link', { name: 'Use a key instead' }).click();
+    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Keys', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Keys', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Who is at the counter?' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
