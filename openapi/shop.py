@@ -257,6 +257,24 @@ def pets_csv_example():
     )
 
 
+MONEY_PARAM = query(
+    "money",
+    "How money columns (`price`) are written: `minor` (the default, as in 1.1) in the "
+    "currency's minor unit (`2700`), or `decimal` in its major unit with the currency's "
+    "decimal places (`27.00` in USD, `2700` in JPY). On import, `decimal` reads `27`, `27.5` "
+    "and `27.50` alike, and a comma as the decimal separator in a quoted cell (`\"27,50\"`); "
+    "more decimals than the currency has is an error of that line.",
+    {"type": "string", "enum": ["minor", "decimal"], "default": "minor"},
+)
+EXPORT_NOTES = (
+    " Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, "
+    "TAB or CR) are written with a `'` before them, which the import takes off again. The "
+    "file is sent as it is read, in chunks, up to the last record there was when it began. "
+    "One export per key at a time and a few at once per server: another is answered 503 "
+    "`unavailable` with `Retry-After`."
+)
+
+
 NEW_PATHS = {
     "/store/profile": {
         "get": op(
@@ -306,6 +324,7 @@ NEW_PATHS = {
             parameters=[
                 query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
                 query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
+                MONEY_PARAM,
             ],
         ),
     },
@@ -391,11 +410,12 @@ NEW_PATHS = {
             "Export pets as CSV",
             "Every pet as RFC 4180 CSV in UTF-8, by id, with the header row "
             f"`{CSV_COLUMNS}` (`category` by name, empty cells for absent values). "
-            "The file can be edited and imported again.",
+            "The file can be edited and imported again." + EXPORT_NOTES,
             responses(
                 {"200": success("The CSV file.", headers=BETA, content=csv_content(pets_csv_example()))},
                 forbidden=False,
             ),
+            parameters=[MONEY_PARAM],
         ),
     },
     "/store/export/stock-changes.csv": {
@@ -404,7 +424,8 @@ NEW_PATHS = {
             "Export the stock history as CSV",
             "The stock history, oldest first, as RFC 4180 CSV with the header row "
             f"`{STOCK_CHANGE_COLUMNS}`. `from` and `to` are local days of the store's time zone "
-            "(both included; either may be left out).",
+            "(both included; either may be left out). It has no money column yet, so `money` "
+            "changes nothing in it." + EXPORT_NOTES,
             responses(
                 {
                     "200": success(
@@ -420,6 +441,7 @@ NEW_PATHS = {
             parameters=[
                 query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
                 query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
+                MONEY_PARAM,
             ],
         ),
     },
@@ -434,8 +456,10 @@ NEW_PATHS = {
             "cell means none; a column the file does not have leaves that field as it is), its category (by name, created when missing), its stock "
             "(`quantity`; empty leaves it, an `import` stock history entry records a change) and "
             "its reorder point. All or nothing: with any error nothing changes and the answer "
-            "is 422 `validation_failed` with `errors` by line and field. `dryRun=true` checks "
-            "and counts without changing anything.",
+            "is 422 `validation_failed` with `errors` by line and field (a bad cell is repeated "
+            "up to its first 40 characters). `dryRun=true` checks "
+            "and counts without changing anything. A text cell an export wrote with a `'` "
+            "before a formula character is read without it.",
             dict(
                 responses(
                     {"200": success("What was (or would be) done.", schema("ImportSummary"), BETA)},
@@ -443,7 +467,10 @@ NEW_PATHS = {
                 ),
                 **{"422": IMPORT_FAILED},
             ),
-            parameters=[query("dryRun", "Check and count only; change nothing.", {"type": "boolean", "default": False})],
+            parameters=[
+                query("dryRun", "Check and count only; change nothing.", {"type": "boolean", "default": False}),
+                MONEY_PARAM,
+            ],
             body={
                 "description": "The CSV file (UTF-8, RFC 4180).",
                 "required": True,

@@ -1,6 +1,8 @@
 //! CSV answers: RFC 4180 (CRLF line ends, quotes where needed) in UTF-8, with a header row,
-//! and the `Accept: text/csv` test that picks them over JSON.
+//! and the `Accept: text/csv` test that picks them over JSON. Large files are answered as a
+//! stream of chunks ([`stream_response`]) so they are never held whole in memory.
 
+use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
@@ -48,14 +50,49 @@ where
     })
 }
 
+/// Rows as CSV lines, without a header: one chunk of a streamed file.
+pub fn lines<I, R>(rows: I) -> Result<Vec<u8>, ApiError>
+where
+    I: IntoIterator<Item = R>,
+    R: IntoIterator,
+    R::Item: AsRef<[u8]>,
+{
+    let mut out = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    for row in rows {
+        out.write_record(row).map_err(|err| {
+            tracing::error!(%err, "writing CSV failed");
+            ApiError::internal()
+        })?;
+    }
+    out.into_inner().map_err(|err| {
+        tracing::error!(%err, "writing CSV failed");
+        ApiError::internal()
+    })
+}
+
 /// A 200 CSV answer; `filename` names the download.
 pub fn response(bytes: Vec<u8>, filename: Option<&str>) -> Response {
-    let mut response = (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, HeaderValue::from_static(CSV_TYPE))],
-        bytes,
+    with_type((StatusCode::OK, bytes).into_response(), filename)
+}
+
+/// A 200 CSV answer sent as the stream yields its chunks; a stream that ends in an error
+/// breaks the connection, so a client never takes a cut-off file for a whole one.
+pub fn stream_response<S>(chunks: S, filename: Option<&str>) -> Response
+where
+    S: futures_util::Stream<Item = std::result::Result<Bytes, std::io::Error>> + Send + 'static,
+{
+    with_type(
+        (StatusCode::OK, Body::from_stream(chunks)).into_response(),
+        filename,
     )
-        .into_response();
+}
+
+fn with_type(mut response: Response, filename: Option<&str>) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(CSV_TYPE));
     if let Some(value) =
         filename.and_then(|f| HeaderValue::from_str(&format!("attachment; filename=\"{f}\"")).ok())
     {

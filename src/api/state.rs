@@ -16,11 +16,17 @@ pub struct Shared {
     pub app: App,
     /// Turns `true` when this listener starts shutting down (long streams end then).
     pub shutdown: watch::Receiver<bool>,
+    /// The CSV exports being written now (a few at once, one per key).
+    pub exports: super::transfer::ExportGate,
 }
 
 impl AppState {
     pub fn new(app: App, shutdown: watch::Receiver<bool>) -> Self {
-        Self(Arc::new(Shared { app, shutdown }))
+        Self(Arc::new(Shared {
+            app,
+            shutdown,
+            exports: Default::default(),
+        }))
     }
 }
 

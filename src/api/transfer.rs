@@ -1,66 +1,335 @@
 //! Getting data in and out: the CSV exports of pets and of the stock history, and the CSV
 //! import of pets (all or nothing, with a dry run).
 
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::csv;
 use super::error::{ApiError, Result};
 use super::extract::{Auth, Readonly, Staff};
-use super::query::{FromParams, NoParams, Params, Query};
-use super::reports::DateRange;
+use super::query::{FromParams, Params, Query};
+use super::reports::{date_param, DateRange};
 use super::respond;
 use super::state::AppState;
 use crate::contract::Code;
-use crate::domain::import::{self, BODY_MAX, COLUMNS};
+use crate::domain::cell::guard;
+use crate::domain::import::{self, Money, BODY_MAX, COLUMNS};
+use crate::domain::money::{self, MoneyFormat};
 use crate::domain::report;
 use crate::domain::time;
-use crate::store::export;
+use crate::store::export::{self, ChangeLine, ChangeRange, PetLine};
+use crate::store::Store;
+
+/// Rows read from the store for one chunk of a streamed export.
+const CHUNK_ROWS: i64 = 500;
+/// Exports written at the same time by one server; one more waits for none but is told to
+/// come back (503 with `Retry-After`).
+pub const EXPORTS_AT_ONCE: usize = 3;
+
+/// Who is writing an export now: at most [`EXPORTS_AT_ONCE`] in all, one per key.
+#[derive(Clone)]
+pub struct ExportGate {
+    running: Arc<Semaphore>,
+    keys: Arc<Mutex<HashSet<i64>>>,
+}
+
+impl Default for ExportGate {
+    fn default() -> Self {
+        Self {
+            running: Arc::new(Semaphore::new(EXPORTS_AT_ONCE)),
+            keys: Arc::default(),
+        }
+    }
+}
+
+/// One export under way; it ends (and frees its place) when dropped with its stream.
+struct ExportPass {
+    keys: Arc<Mutex<HashSet<i64>>>,
+    key_id: i64,
+    _place: OwnedSemaphorePermit,
+}
+
+impl Drop for ExportPass {
+    fn drop(&mut self) {
+        if let Ok(mut keys) = self.keys.lock() {
+            keys.remove(&self.key_id);
+        }
+    }
+}
+
+impl ExportGate {
+    fn enter(&self, key_id: i64) -> Result<ExportPass> {
+        let busy = |message: &str| ApiError::new(Code::Unavailable, message);
+        let mut keys = self.keys.lock().map_err(|_| ApiError::internal())?;
+        if keys.contains(&key_id) {
+            return Err(busy(
+                "this key is already downloading an export; try again when it has finished",
+            ));
+        }
+        let place =
+            self.running.clone().try_acquire_owned().map_err(|_| {
+                busy("other exports are being written now; try again in a few seconds")
+            })?;
+        keys.insert(key_id);
+        Ok(ExportPass {
+            keys: self.keys.clone(),
+            key_id,
+            _place: place,
+        })
+    }
+}
+
+/// `?money=minor|decimal`: how the money columns are written (minor units by default).
+fn money_param(params: &Params) -> Result<MoneyFormat> {
+    match params.get("money") {
+        None => Ok(MoneyFormat::Minor),
+        Some(raw) => MoneyFormat::parse(raw).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "query parameter \"money\" must be decimal or minor, not {:?}",
+                import::shown(raw)
+            ))
+        }),
+    }
+}
+
+/// The pets export's query: `money`.
+pub struct PetsExportParams {
+    pub money: MoneyFormat,
+}
+
+impl FromParams for PetsExportParams {
+    const NAMES: &'static [&'static str] = &["money"];
+    fn from_params(params: &Params) -> Result<Self> {
+        Ok(Self {
+            money: money_param(params)?,
+        })
+    }
+}
+
+/// The stock history export's query: `from`, `to` and `money`.
+pub struct ChangesExportParams {
+    pub range: DateRange,
+    pub money: MoneyFormat,
+}
+
+impl FromParams for ChangesExportParams {
+    const NAMES: &'static [&'static str] = &["from", "to", "money"];
+    fn from_params(params: &Params) -> Result<Self> {
+        Ok(Self {
+            range: DateRange {
+                from: date_param(params, "from")?,
+                to: date_param(params, "to")?,
+            },
+            money: money_param(params)?,
+        })
+    }
+}
+
+/// The money cells' format and the currency's decimals.
+async fn money_of(store: &Store, format: MoneyFormat) -> Result<Money> {
+    let currency = store.profile().get().await?.currency;
+    Ok(Money {
+        format,
+        decimals: money::decimals(&currency),
+    })
+}
+
+/// A pet as the cells of [`COLUMNS`]: text guarded against formulas, money as asked.
+fn pet_cells(pet: &PetLine, money: Money) -> [String; 9] {
+    let number = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let text = |v: &str| guard(v).into_owned();
+    [
+        pet.id.to_string(),
+        text(pet.sku.as_deref().unwrap_or_default()),
+        pet.barcode.clone().unwrap_or_default(),
+        text(&pet.name),
+        text(&pet.category),
+        pet.status
+            .map(|s| s.as_str().to_owned())
+            .unwrap_or_default(),
+        match (pet.price, money.format) {
+            (Some(p), MoneyFormat::Decimal) => money::to_decimal(p, money.decimals),
+            (price, _) => number(price),
+        },
+        number(pet.quantity),
+        number(pet.reorder_point),
+    ]
+}
+
+/// A stock history entry as the cells of [`export::STOCK_CHANGE_COLUMNS`]. It has no money
+/// column yet, so `money` changes nothing in it.
+fn change_cells(change: &ChangeLine) -> [String; 9] {
+    let text = |v: Option<&str>| guard(v.unwrap_or_default()).into_owned();
+    [
+        change.id.to_string(),
+        change.pet_id.to_string(),
+        change.delta.to_string(),
+        change.quantity_after.to_string(),
+        text(change.reason.as_deref()),
+        text(Some(change.source.as_str())),
+        change.order_id.map(|v| v.to_string()).unwrap_or_default(),
+        text(change.key_name.as_deref()),
+        change.at.clone(),
+    ]
+}
+
+/// An export read a chunk at a time: `read(after, through)` gives the next rows after id
+/// `after`, `cells` writes one, `id` says where the next chunk starts.
+struct Chunks<T, R> {
+    store: Store,
+    read: R,
+    cells: fn(&T, Money) -> [String; 9],
+    id: fn(&T) -> i64,
+    money: Money,
+    after: i64,
+    through: i64,
+    first: Option<Vec<u8>>,
+    done: bool,
+    _pass: ExportPass,
+}
+
+impl<T, R, F> Chunks<T, R>
+where
+    T: Send + 'static,
+    R: Fn(&Store, i64, i64) -> F + Send + 'static,
+    F: std::future::Future<Output = std::result::Result<Vec<T>, crate::store::StoreError>> + Send,
+{
+    async fn next(mut self) -> Option<(std::result::Result<Bytes, std::io::Error>, Self)> {
+        if let Some(first) = self.first.take() {
+            return Some((Ok(Bytes::from(first)), self));
+        }
+        if self.done {
+            return None;
+        }
+        let rows = match (self.read)(&self.store, self.after, self.through).await {
+            Ok(rows) => rows,
+            Err(err) => {
+                tracing::error!(%err, "reading an export failed part way");
+                self.done = true;
+                return Some((
+                    Err(std::io::Error::other("the export could not be read")),
+                    self,
+                ));
+            }
+        };
+        if (rows.len() as i64) < CHUNK_ROWS {
+            self.done = true;
+        }
+        let last = rows.last()?;
+        self.after = (self.id)(last);
+        let money = self.money;
+        let cells = self.cells;
+        match csv::lines(rows.iter().map(|r| cells(r, money))) {
+            Ok(bytes) => Some((Ok(Bytes::from(bytes)), self)),
+            Err(_) => {
+                self.done = true;
+                Some((
+                    Err(std::io::Error::other("the export could not be written")),
+                    self,
+                ))
+            }
+        }
+    }
+}
 
 pub async fn pets(
-    _: Auth<Readonly>,
+    auth: Auth<Readonly>,
     State(s): State<AppState>,
-    _: Query<NoParams>,
+    Query(params): Query<PetsExportParams>,
 ) -> Result<Response> {
-    let rows = s.app.store().export().pets().await?;
-    let bytes = csv::write(&COLUMNS, rows)?;
-    Ok(csv::response(bytes, Some("pets.csv")))
+    let pass = s.exports.enter(auth.caller.key_id)?;
+    let store = s.app.store().clone();
+    let money = money_of(&store, params.money).await?;
+    let through = store.export().last_pet_id().await?;
+    let chunks = Chunks {
+        store,
+        read: |store: &Store, after, through| {
+            let store = store.clone();
+            async move { store.export().pets(after, through, CHUNK_ROWS).await }
+        },
+        cells: pet_cells,
+        id: |p: &PetLine| p.id,
+        money,
+        after: 0,
+        through,
+        first: Some(csv::lines([COLUMNS])?),
+        done: false,
+        _pass: pass,
+    };
+    Ok(csv::stream_response(
+        futures_util::stream::unfold(chunks, Chunks::next),
+        Some("pets.csv"),
+    ))
 }
 
 pub async fn stock_changes(
-    _: Auth<Readonly>,
+    auth: Auth<Readonly>,
     State(s): State<AppState>,
-    Query(range): Query<DateRange>,
+    Query(params): Query<ChangesExportParams>,
 ) -> Result<Response> {
-    let store = s.app.store();
-    let tz = store.profile().get().await?.tz();
+    let range = params.range;
     if let (Some(from), Some(to)) = (range.from, range.to) {
         if from > to {
             return Err(ApiError::bad_request("\"from\" must not be after \"to\""));
         }
     }
-    let start = range
-        .from
-        .map(|d| time::format(report::start_of_day(tz, d)));
-    let end = range
-        .to
-        .and_then(|d| d.succ_opt())
-        .map(|d| time::format(report::start_of_day(tz, d)));
-    let rows = store.export().stock_changes(start, end).await?;
-    let bytes = csv::write(&export::STOCK_CHANGE_COLUMNS, rows)?;
-    Ok(csv::response(bytes, Some("stock-changes.csv")))
+    let pass = s.exports.enter(auth.caller.key_id)?;
+    let store = s.app.store().clone();
+    let tz = store.profile().get().await?.tz();
+    let money = money_of(&store, params.money).await?;
+    let changes = ChangeRange {
+        start: range
+            .from
+            .map(|d| time::format(report::start_of_day(tz, d))),
+        end: range
+            .to
+            .and_then(|d| d.succ_opt())
+            .map(|d| time::format(report::start_of_day(tz, d))),
+    };
+    let through = store.export().last_stock_change_id().await?;
+    let chunks = Chunks {
+        store,
+        read: move |store: &Store, after, through| {
+            let store = store.clone();
+            let changes = changes.clone();
+            async move {
+                store
+                    .export()
+                    .stock_changes(changes, after, through, CHUNK_ROWS)
+                    .await
+            }
+        },
+        cells: |c: &ChangeLine, _| change_cells(c),
+        id: |c: &ChangeLine| c.id,
+        money,
+        after: 0,
+        through,
+        first: Some(csv::lines([export::STOCK_CHANGE_COLUMNS])?),
+        done: false,
+        _pass: pass,
+    };
+    Ok(csv::stream_response(
+        futures_util::stream::unfold(chunks, Chunks::next),
+        Some("stock-changes.csv"),
+    ))
 }
 
-/// `?dryRun=true|false`.
+/// `?dryRun=true|false&money=minor|decimal`.
 pub struct ImportParams {
     pub dry_run: bool,
+    pub money: MoneyFormat,
 }
 
 impl FromParams for ImportParams {
-    const NAMES: &'static [&'static str] = &["dryRun"];
+    const NAMES: &'static [&'static str] = &["dryRun", "money"];
     fn from_params(params: &Params) -> Result<Self> {
+        let money = money_param(params)?;
         let dry_run = match params.get("dryRun") {
             None | Some("false") => false,
             Some("true") => true,
@@ -70,7 +339,7 @@ impl FromParams for ImportParams {
                 )))
             }
         };
-        Ok(Self { dry_run })
+        Ok(Self { dry_run, money })
     }
 }
 
@@ -102,7 +371,8 @@ pub async fn import_pets(
         ));
     }
     let name = auth.key_name();
-    let (rows, mut errors) = tokio::task::spawn_blocking(move || import::parse(&body))
+    let money = money_of(s.app.store(), params.money).await?;
+    let (rows, mut errors) = tokio::task::spawn_blocking(move || import::parse(&body, money))
         .await
         .map_err(|_| ApiError::internal())?;
     let dry_run = params.dry_run || !errors.is_empty();
@@ -126,4 +396,33 @@ pub async fn import_pets(
         .with_errors(errors));
     }
     Ok(respond::json(&summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_writes_one_export_at_a_time_and_the_server_a_few() {
+        let gate = ExportGate::default();
+        let first = gate.enter(1).expect("a first export");
+        let again = gate.enter(1).map(|_| ()).expect_err("the same key again");
+        assert_eq!(again.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            again.retry_after.is_some(),
+            "a busy answer says when to come back"
+        );
+        let others: Vec<_> = (2..=EXPORTS_AT_ONCE as i64)
+            .map(|key| gate.enter(key).expect("room for another key"))
+            .collect();
+        assert!(gate.enter(99).is_err(), "past the server's few at once");
+        drop(first);
+        let next = gate
+            .enter(1)
+            .expect("the key's export ended, so it may start another");
+        assert!(gate.enter(100).is_err());
+        drop(others);
+        drop(next);
+        assert!(gate.enter(100).is_ok());
+    }
 }

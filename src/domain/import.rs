@@ -6,10 +6,16 @@
 //! required. An empty cell means "none" (for `quantity`: "leave the stock as it is", or 0
 //! for a new pet); a column the file does not have leaves that field of an existing pet as it
 //! is.
+//!
+//! Money (`price`) is read in minor units, or with [`MoneyFormat::Decimal`] in the currency's
+//! major unit (`27.50`). A text cell that an export guarded against spreadsheet formulas
+//! (`'=…`) is read without its guard, so an export imports back as it was.
 
 use serde::Serialize;
 
+use super::cell;
 use super::inventory::STOCK_MAX;
+use super::money::{self, DecimalError, MoneyFormat};
 use super::pet::PetStatus;
 use super::{code, text};
 
@@ -86,9 +92,24 @@ pub struct Summary {
     pub errors: Vec<LineError>,
 }
 
+/// How the money cells of a file are written: the format, and the currency's decimal places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Money {
+    pub format: MoneyFormat,
+    pub decimals: u32,
+}
+
+impl Money {
+    /// Minor units (cents), as in interface 1.1.
+    pub const MINOR: Money = Money {
+        format: MoneyFormat::Minor,
+        decimals: 2,
+    };
+}
+
 /// Reads a CSV file into rows. Any error anywhere means the import must not run; every
 /// error found is listed (up to [`ERRORS_MAX`]).
-pub fn parse(bytes: &[u8]) -> (Vec<Row>, Vec<LineError>) {
+pub fn parse(bytes: &[u8], money: Money) -> (Vec<Row>, Vec<LineError>) {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut errors = Vec::new();
     let mut reader = csv::ReaderBuilder::new()
@@ -163,7 +184,7 @@ pub fn parse(bytes: &[u8]) -> (Vec<Row>, Vec<LineError>) {
         if bad_text {
             continue;
         }
-        match row(line, &cells, &has) {
+        match row(line, &cells, &has, money) {
             Ok(row) => rows.push(row),
             Err(mut errs) => errors.append(&mut errs),
         }
@@ -247,6 +268,21 @@ fn columns(header: &csv::ByteRecord) -> Result<Vec<usize>, Vec<LineError>> {
     }
 }
 
+/// Longest part of a bad cell repeated in its error, in characters.
+pub const SHOWN_MAX: usize = 40;
+
+/// A bad cell as its error repeats it: quoted and escaped, cut after [`SHOWN_MAX`]
+/// characters, so a huge cell cannot make a huge answer.
+pub fn shown(raw: &str) -> String {
+    match raw.char_indices().nth(SHOWN_MAX) {
+        None => format!("{raw:?}"),
+        Some((at, _)) => {
+            let rest = raw[at..].chars().count();
+            format!("{:?}… ({rest} more characters)", &raw[..at])
+        }
+    }
+}
+
 fn whole(line: u64, field: &str, raw: &str, min: i64, max: i64) -> Result<i64, LineError> {
     raw.parse::<i64>()
         .ok()
@@ -255,9 +291,48 @@ fn whole(line: u64, field: &str, raw: &str, min: i64, max: i64) -> Result<i64, L
             LineError::new(
                 line,
                 field,
-                format!("must be a whole number from {min} to {max}, not {raw:?}"),
+                format!(
+                    "must be a whole number from {min} to {max}, not {}",
+                    shown(raw)
+                ),
             )
         })
+}
+
+/// A price cell: minor units, or the major unit with the currency's decimals.
+fn price(line: u64, raw: &str, money: Money) -> Result<i64, LineError> {
+    if money.format == MoneyFormat::Minor {
+        return whole(line, "price", raw, 0, code::PRICE_MAX).map_err(|mut err| {
+            err.message.push_str(" (minor units: cents; 6.00 is 600)");
+            err
+        });
+    }
+    let max = money::to_decimal(code::PRICE_MAX, money.decimals);
+    let places = match money.decimals {
+        0 => "no decimal places".to_owned(),
+        1 => "at most 1 decimal place".to_owned(),
+        n => format!("at most {n} decimal places"),
+    };
+    let example = money::to_decimal(2750, money.decimals);
+    match money::from_decimal(raw, money.decimals) {
+        Ok(minor) if minor <= code::PRICE_MAX => Ok(minor),
+        Err(DecimalError::TooManyDecimals) => Err(LineError::new(
+            line,
+            "price",
+            format!(
+                "has too many decimal places: the currency has {places}, not {}",
+                shown(raw)
+            ),
+        )),
+        _ => Err(LineError::new(
+            line,
+            "price",
+            format!(
+                "must be a price such as {example}, from 0 to {max} with {places}, not {}",
+                shown(raw)
+            ),
+        )),
+    }
 }
 
 /// The value, or `None` with the error kept.
@@ -272,8 +347,18 @@ fn keep<T>(errors: &mut Vec<LineError>, result: Result<T, LineError>) -> Option<
 }
 
 /// One data row's cells (by column index) checked into a [`Row`].
-fn row(line: u64, cells: &[Option<&str>; 9], has: &[bool; 9]) -> Result<Row, Vec<LineError>> {
+fn row(
+    line: u64,
+    cells: &[Option<&str>; 9],
+    has: &[bool; 9],
+    money: Money,
+) -> Result<Row, Vec<LineError>> {
     let mut errors = Vec::new();
+    // Text cells (sku, name, category) lose the guard an export put before a formula.
+    let cells: [Option<&str>; 9] = std::array::from_fn(|i| match i {
+        1 | 3 | 4 => cells[i].map(cell::unguard),
+        _ => cells[i],
+    });
     let cell = |i: usize| cells[i].filter(|c| !c.is_empty());
     let domain = |line: u64, err: super::DomainError| match err {
         super::DomainError::Validation { field, message } => LineError {
@@ -316,7 +401,7 @@ fn row(line: u64, cells: &[Option<&str>; 9], has: &[bool; 9]) -> Result<Row, Vec
             }),
         )
     });
-    let price = cell(6).map(|raw| keep(&mut errors, whole(line, "price", raw, 0, code::PRICE_MAX)));
+    let price = cell(6).map(|raw| keep(&mut errors, price(line, raw, money)));
     let quantity = cell(7).map(|raw| keep(&mut errors, whole(line, "quantity", raw, 0, STOCK_MAX)));
     let reorder_point =
         cell(8).map(|raw| keep(&mut errors, whole(line, "reorderPoint", raw, 0, STOCK_MAX)));
@@ -345,7 +430,7 @@ mod tests {
     #[test]
     fn columns_come_in_any_order_and_only_name_and_category_are_required() {
         let csv = "category,name,quantity\r\nFish,\"Goldfish, fancy\",12\r\n";
-        let (rows, errors) = parse(csv.as_bytes());
+        let (rows, errors) = parse(csv.as_bytes(), Money::MINOR);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].name, "Goldfish, fancy");
@@ -356,7 +441,7 @@ mod tests {
 
     #[test]
     fn a_missing_required_column_or_an_unknown_one_is_an_error_of_line_one() {
-        let (_, errors) = parse(b"name,colour\nRex,brown\n");
+        let (_, errors) = parse(b"name,colour\nRex,brown\n", Money::MINOR);
         let fields: Vec<_> = errors.iter().map(|e| (e.line, e.field.as_str())).collect();
         assert_eq!(fields, vec![(1, "colour"), (1, "category")]);
     }
@@ -364,7 +449,7 @@ mod tests {
     #[test]
     fn each_bad_cell_is_named_by_line_and_field() {
         let csv = "name,category,barcode,price,quantity\nRex,Dogs,4006381333932,-5,x\n\"Two\nlines\",Cats,,,\nTom,,,,\n";
-        let (rows, errors) = parse(csv.as_bytes());
+        let (rows, errors) = parse(csv.as_bytes(), Money::MINOR);
         assert!(rows.is_empty() || rows.len() == 1);
         let found: Vec<_> = errors.iter().map(|e| (e.line, e.field.as_str())).collect();
         assert_eq!(
@@ -381,7 +466,7 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_and_blank_lines_are_ignored() {
-        let (rows, errors) = parse(b"\xEF\xBB\xBFname,category\n\nRex,Dogs\n");
+        let (rows, errors) = parse(b"\xEF\xBB\xBFname,category\n\nRex,Dogs\n", Money::MINOR);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(rows[0].line, 3);
     }

@@ -6,6 +6,7 @@
 //! [`DomainError`] to the interface's error codes.
 
 pub mod category;
+pub mod cell;
 pub mod code;
 pub mod error;
 pub mod etag;
@@ -14,6 +15,7 @@ pub mod idempotency;
 pub mod import;
 pub mod inventory;
 pub mod key;
+pub mod money;
 pub mod order;
 pub mod pairing;
 pub mod payment;

