@@ -61,6 +61,10 @@ export function openDialog(o) {
     }
   });
 
+  // A refusal is about what was entered then: once something is changed (another file
+  // chosen, another option), it no longer stands under the new input.
+  form.addEventListener('change', () => { errorBox.hidden = true; });
+
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!o.onSubmit || !submit) {

@@ -1,11 +1,21 @@
 //! CSV out and in on the Pets page: "Export" downloads every pet; "Import" reads a file,
-//! shows the dry run's counts and each error by line, and only then applies it.
+//! shows the dry run's counts and each error by line, and only then applies it. Prices go
+//! both ways as a shop writes them (`27.50`, the store's currency), through the interface's
+//! `money=decimal`; the dialog names the unit, and warns when a file's prices look 100 times
+//! too small or too large beside the prices already in the store.
 
 import * as api from './api.js';
 import { h, field, uid, replace } from './dom.js';
 import { openDialog } from './dialog.js';
 import { notify, notifyError } from './notify.js';
 import { plural } from './format.js';
+import { loadProfile, minorDigits, formatPrice, parsePrice } from './money.js';
+import { csvColumn, priceScale } from './pricecheck.js';
+
+/** Money columns in the currency's major unit, both ways. */
+const MONEY = { money: 'decimal' };
+/** Problems listed in the dialog; past it, a line says how many more there are. */
+const PROBLEMS_SHOWN = 200;
 
 /**
  * @typedef {{ line: number, field: string, message: string }} ImportError
@@ -15,7 +25,7 @@ import { plural } from './format.js';
 /** Downloads pets.csv. */
 export async function exportPets() {
   try {
-    const blob = await api.download('/store/export/pets.csv');
+    const blob = await api.download('/store/export/pets.csv', MONEY);
     const url = URL.createObjectURL(blob);
     const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: 'pets.csv', hidden: true }));
     document.body.append(a);
@@ -35,7 +45,7 @@ export async function exportPets() {
  */
 async function send(text, dryRun) {
   try {
-    return /** @type {Summary} */ (await api.postText('/store/import/pets', text, 'text/csv', dryRun ? { dryRun: 'true' } : undefined));
+    return /** @type {Summary} */ (await api.postText('/store/import/pets', text, 'text/csv', dryRun ? { ...MONEY, dryRun: 'true' } : MONEY));
   } catch (err) {
     const details = /** @type {any} */ (err).details;
     if (details && Array.isArray(details.errors)) return { created: 0, updated: 0, unchanged: 0, errors: details.errors };
@@ -51,20 +61,46 @@ function summaryView(s) {
       h('div', { class: 'table-wrap' }, h('table', {},
         h('caption', { class: 'sr-only' }, 'Problems by line'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Line'), h('th', { scope: 'col' }, 'Column'), h('th', { scope: 'col' }, 'Problem'))),
-        h('tbody', {}, s.errors.slice(0, 200).map((e) => h('tr', { class: 'import-error' }, h('td', { class: 'num' }, String(e.line)), h('td', {}, e.field || '—'), h('td', {}, e.message)))))));
+        h('tbody', {}, s.errors.slice(0, PROBLEMS_SHOWN).map((e) => h('tr', { class: 'import-error' }, h('td', { class: 'num' }, String(e.line)), h('td', {}, e.field || '—'), h('td', {}, e.message)))))),
+      s.errors.length > PROBLEMS_SHOWN ? h('p', { class: 'muted' }, `${plural(s.errors.length - PROBLEMS_SHOWN, 'more problem')} not shown: fix these and check the file again.`) : null);
   }
   return h('div', { class: 'import-result', id: 'import-result' },
     h('p', {}, `Ready: ${plural(s.created, 'new pet')}, ${plural(s.updated, 'pet')} changed, ${s.unchanged} unchanged.`));
 }
 
+/**
+ * A warning when the file's prices look 100 times off beside the store's, else null.
+ * @param {string} text
+ */
+async function priceWarning(text) {
+  const file = csvColumn(text, 'price').map((c) => parsePrice(c));
+  if (file.length === 0) return null;
+  /** @type {Array<{ price?: number }>} */
+  const pets = await api.get('/pets', { limit: '500' }).catch(() => []);
+  const seen = priceScale(file.map((p) => p ?? NaN), pets.map((p) => p.price ?? NaN));
+  if (!seen) return null;
+  const example = (2750 / 10 ** minorDigits()).toFixed(minorDigits());
+  return seen.scale === 'small'
+    ? `These prices look 100 times too small: half of them are ${formatPrice(seen.fileMedian)} or less, while the store’s pets usually cost ${formatPrice(seen.storeMedian)}. Prices are read as written, in the store’s currency: write ${example} for ${formatPrice(2750)}, not ${2750}.`
+    : `These prices look 100 times too large: half of them are ${formatPrice(seen.fileMedian)} or more, while the store’s pets usually cost ${formatPrice(seen.storeMedian)}. Prices are read as written, in the store’s currency: write ${example} for ${formatPrice(2750)}.`;
+}
+
 /** Opens the import dialog: choose a file, see the dry run, then apply. */
-export function openImport() {
+export async function openImport() {
+  const profile = await loadProfile();
+  const digits = minorDigits();
+  const example = (2750 / 10 ** digits).toFixed(digits);
   const fileInput = /** @type {HTMLInputElement} */ (h('input', { id: uid('csv'), type: 'file', accept: '.csv,text/csv' }));
   const result = h('div', { 'aria-live': 'polite' });
   let text = '';
   let ready = false;
+  /** The warning shown for the chosen file, and whether Apply was pressed once after it. */
+  let warning = /** @type {string | null} */ (null);
+  let warnedOnce = false;
   fileInput.addEventListener('change', async () => {
     ready = false;
+    warning = null;
+    warnedOnce = false;
     const file = fileInput.files?.[0];
     if (!file) return replace(result);
     replace(result, h('p', { class: 'muted' }, `Checking ${file.name}…`));
@@ -72,7 +108,8 @@ export function openImport() {
       text = await file.text();
       const s = await send(text, true);
       ready = s.errors.length === 0;
-      replace(result, summaryView(s));
+      warning = ready ? await priceWarning(text) : null;
+      replace(result, summaryView(s), warning ? h('p', { class: 'warning import-warning', role: 'note' }, h('strong', {}, 'Check the prices. '), warning) : null);
     } catch (err) {
       replace(result);
       notifyError(err);
@@ -83,12 +120,17 @@ export function openImport() {
     size: 'wide',
     body: [
       h('p', { class: 'muted' }, 'Columns: id, sku, barcode, name, category, status, price, quantity, reorderPoint (only name and category are needed). Rows are matched by id, then SKU, then barcode; others become new pets. Nothing changes until you apply, and a file with any problem changes nothing.'),
+      h('p', { class: 'import-unit' }, `Prices are in ${profile.currency}, written as you would write them: ${example} is ${formatPrice(2750)} (27, 27.5 and "27,50" work too). Export CSV writes them the same way.`),
       field('CSV file', fileInput),
       result,
     ],
     submitLabel: 'Apply import',
     onSubmit: async () => {
       if (!ready) throw new Error('Choose a file without problems first.');
+      if (warning && !warnedOnce) {
+        warnedOnce = true;
+        throw new Error('The prices look 100 times off (see above). Fix the file, or press Apply import again to import them as they are.');
+      }
       const s = await send(text, false);
       if (s.errors.length) {
         replace(result, summaryView(s));

@@ -69,7 +69,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
    * @param {string} route @param {{ key?: string, viewport?: { width: number, height: number } }} [o]
    */
   async function signedIn(route, o = {}) {
-    const opened = await openPage(browser, o.viewport ? { viewport: o.viewport } : {});
+    const opened = await openPage(browser, { bypassCSP: true, ...(o.viewport ? { viewport: o.viewport } : {}) });
     if (process.env.UI_TIMEOUT_MS) opened.context.setDefaultTimeout(Number(process.env.UI_TIMEOUT_MS));
     await opened.context.addInitScript((key) => sessionStorage.setItem('petstore.key', key), o.key ?? ADMIN_KEY);
     await opened.page.goto(server.base + '/' + route);
@@ -120,6 +120,54 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await page.getByRole('heading', { level: 1, name: 'Keys', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Who is at the counter?' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+  it('imports and exports prices as a shop writes them, and warns when they look 100 times off', async () => {
+    await admin.post('/pets', { name: 'Beagle puppy', categoryId: cat.Dogs, price: 27000 });
+    await admin.post('/pets', { name: 'Cocker puppy', categoryId: cat.Dogs, price: 31000 });
+    const { context, page, errors } = await signedIn('#/pets');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import pets from CSV' });
+    await dialog.getByText('Prices are in USD, written as you would write them: 27.50 is $27.50').waitFor();
+    const file = (/** @type {string} */ name, /** @type {string} */ text) =>
+      dialog.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+    // A file with a problem, Apply pressed anyway: the refusal goes once a good file is chosen.
+    await file('bad.csv', 'name,category,price\nPug puppy,Dogs,6.005\n');
+    await dialog.locator('tr.import-error').filter({ hasText: 'too many decimal places' }).waitFor();
+    await dialog.getByRole('button', { name: 'Apply import' }).click();
+    const refusal = dialog.getByRole('alert').filter({ hasText: 'Choose a file without problems first' });
+    await refusal.waitFor();
+    await file('good.csv', 'name,category,price,quantity\nPug puppy,Dogs,27.00,2\nBoxer puppy,Dogs,"27,5",1\nCorgi puppy,Dogs,27,1\n');
+    await dialog.getByText('Ready: 3 new pets').waitFor();
+    await refusal.waitFor({ state: 'hidden' });
+    assert.deepEqual(await violations(page), []);
+    await page.screenshot({ path: path.join(shots, 'desktop-import-decimal.png') });
+    await dialog.getByRole('button', { name: 'Apply import' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const price = async (/** @type {string} */ q) => (await admin.get(`/pets?q=${encodeURIComponent(q)}`))[0].price;
+    assert.deepEqual([await price('pug puppy'), await price('boxer puppy'), await price('corgi puppy')], [2700, 2750, 2700]);
+    await page.locator('tr', { hasText: 'Pug puppy' }).getByText('$27.00').waitFor();
+
+    // Cents typed as dollars: the dialog says so and asks again before importing.
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await file('cents.csv', 'name,category,price\nDachshund puppy,Dogs,2900\nPoodle puppy,Dogs,3100\n');
+    await dialog.getByText('Ready: 2 new pets').waitFor();
+    await dialog.getByText('These prices look 100 times too large').waitFor();
+    await dialog.getByRole('button', { name: 'Apply import' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'press Apply import again' }).waitFor();
+    assert.equal((await admin.get('/pets?q=dachshund')).length, 0, 'nothing imported at the first press');
+    await page.setViewportSize({ width: 820, height: 1180 });
+    assert.deepEqual(await violations(page), []);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The export writes prices the same way.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const exported = readFileSync(/** @type {string} */ (await download.path()), 'utf8');
+    assert.match(exported, /,Pug puppy,Dogs,,27\.00,2,/);
+    assert.match(exported, /,Beagle puppy,Dogs,,270\.00,/);
     assert.deepEqual(errors, []);
     await context.close();
   });

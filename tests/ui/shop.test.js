@@ -181,7 +181,8 @@ describe('the shop screens of interface 1.1', () => {
     assert.match(await problems.nth(1).innerText(), /^3\s+price/);
     assert.equal((await admin.get('/pets?q=platy')).length, 0, 'the dry run changed nothing');
 
-    const good = 'name,category,barcode,price,quantity\nPlaty,Tropical fish,12345670,199,12\nMolly,Live-bearers,,249,4\nGuppy,Tropical fish,96385074,320,\n';
+    // Prices as a shop writes them, in the store's currency (euros here).
+    const good = 'name,category,barcode,price,quantity\nPlaty,Tropical fish,12345670,1.99,12\nMolly,Live-bearers,,"2,49",4\nGuppy,Tropical fish,96385074,3.2,\n';
     await dialog.getByLabel('CSV file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
     await dialog.getByText('Ready: 2 new pets, 1 pet changed, 0 unchanged.').waitFor();
     assert.equal((await admin.get('/pets?q=platy')).length, 0, 'still nothing before applying');

@@ -207,3 +207,21 @@ describe('stock rules', () => {
     assert.equal(matchesWords('beagle cats', ['Biscuit (Beagle puppy)'], ['Dogs']), false);
   });
 });
+
+const { csvColumn, priceScale } = await load('pricecheck.js');
+
+describe('the import’s price check', () => {
+  it('reads one column of RFC 4180 text, quotes and all', () => {
+    const text = '\uFEFFname,Price\r\n"Goldfish, fancy",4.50\r\nRex,"27,50"\r\n"Say ""hi""",\r\n';
+    assert.deepEqual(csvColumn(text, 'price'), ['4.50', '27,50']);
+    assert.deepEqual(csvColumn('name\nRex\n', 'price'), []);
+  });
+
+  it('calls prices 30 or more times from the store’s small or large, and others alike', () => {
+    assert.equal(priceScale([27, 31, 29], [2700, 3100, 2900])?.scale, 'small');
+    assert.equal(priceScale([270000, 310000], [2700, 3100])?.scale, 'large');
+    assert.equal(priceScale([2500, 99], [2700, 3100, 2900]), null);
+    assert.equal(priceScale([27], []), null, 'nothing to compare with');
+    assert.deepEqual(priceScale([0, 27], [2700]), { scale: 'small', fileMedian: 27, storeMedian: 2700 });
+  });
+});

@@ -95,7 +95,7 @@ export function mount(ctx) {
     { class: 'page', 'aria-labelledby': 'page-title' },
     pageHeader('Pets',
       h('button', { type: 'button', class: 'btn', id: 'pet-export', onclick: exportPets }, 'Export CSV'),
-      canEdit ? h('button', { type: 'button', class: 'btn', id: 'pet-import', onclick: openImport }, 'Import CSV') : null,
+      canEdit ? h('button', { type: 'button', class: 'btn', id: 'pet-import', onclick: () => void openImport() }, 'Import CSV') : null,
       canEdit ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPetForm(null) }, '+ Add pet') : null),
     h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find pets' },
       scan.el,
