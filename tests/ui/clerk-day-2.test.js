@@ -171,4 +171,33 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('lets a search typed after a scan on Pets replace it, and forgets the scan on leaving the page', async () => {
+    await admin.post('/pets', { name: 'Cockatiel', categoryId: cat.Fish, barcode: '4006381333931', status: 'available' });
+    await admin.post('/pets', { name: 'Guppy, adult', categoryId: cat.Fish, status: 'available' });
+    const { context, page, errors } = await signedIn('#/pets', { viewport: { width: 820, height: 1180 } });
+    const rows = page.locator('tr[data-pet-id]');
+    await rows.filter({ hasText: 'Guppy, adult' }).waitFor();
+    await page.getByLabel('Scan a barcode').fill('4006381333931');
+    await page.getByLabel('Scan a barcode').press('Enter');
+    await page.getByText('Showing the scanned pet.').waitFor();
+    assert.equal(await rows.count(), 1);
+    await rows.filter({ hasText: 'Cockatiel' }).waitFor();
+
+    await page.getByLabel('Search name or category').fill('guppy');
+    await rows.filter({ hasText: 'Guppy, adult' }).waitFor();
+    assert.equal(await rows.filter({ hasText: 'Cockatiel' }).count(), 0);
+    assert.equal(await page.getByText('Showing the scanned pet.').count(), 0);
+
+    await page.getByLabel('Search name or category').fill('');
+    await page.getByLabel('Scan a barcode').fill('4006381333931');
+    await page.getByLabel('Scan a barcode').press('Enter');
+    await page.getByText('Showing the scanned pet.').waitFor();
+    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Orders', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Pets', exact: true }).click();
+    await rows.filter({ hasText: 'Guppy, adult' }).waitFor();
+    await rows.filter({ hasText: 'Cockatiel' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

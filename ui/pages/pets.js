@@ -24,7 +24,7 @@ export const title = 'Pets';
 /** Event types (prefixes) that change what this page shows. */
 export const watches = ['pet.', 'category.', 'inventory.'];
 
-/** Filters survive a trip to another page. */
+/** Filters survive a trip to another page; a scanned pet shown alone (`only`) does not. */
 const state = { q: '', categoryId: '', status: '', sort: 'name', offset: 0, limit: 25, only: '' };
 
 const STATUS_OPTIONS = /** @type {Array<[string, string]>} */ ([
@@ -33,6 +33,8 @@ const STATUS_OPTIONS = /** @type {Array<[string, string]>} */ ([
 
 /** @param {import('../refresh.js').PageContext} ctx */
 export function mount(ctx) {
+  // A scan answers the moment it is made: coming back to Pets shows the list again.
+  state.only = '';
   const canEdit = ctx.can('edit');
   const canStock = ctx.can('stock');
   /** @type {Map<number, string>} */
@@ -50,6 +52,8 @@ export function mount(ctx) {
     clearTimeout(searchTimer);
     searchTimer = window.setTimeout(() => {
       state.q = /** @type {HTMLInputElement} */ (search).value.trim();
+      // A search typed after a scan is a new question: it replaces the scanned pet.
+      state.only = '';
       state.offset = 0;
       ctx.refresh();
     }, 250);
@@ -58,6 +62,7 @@ export function mount(ctx) {
   const catFilter = select({ id: 'pet-cat-filter' }, [['', 'All categories']], state.categoryId);
   catFilter.addEventListener('change', () => {
     state.categoryId = /** @type {HTMLSelectElement} */ (catFilter).value;
+    state.only = '';
     state.offset = 0;
     ctx.refresh();
   });
@@ -68,6 +73,7 @@ export function mount(ctx) {
   );
   statusFilter.addEventListener('change', () => {
     state.status = /** @type {HTMLSelectElement} */ (statusFilter).value;
+    state.only = '';
     state.offset = 0;
     ctx.refresh();
   });
