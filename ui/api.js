@@ -90,6 +90,7 @@ export function setWaitingHandler(/** @type {(waitMs: number | null) => void} */
  * @property {Record<string, string>} [headers]
  * @property {string} [key]  use this key instead of the signed-in one (sign-in checks)
  * @property {boolean} [quiet401]  do not report a 401 as a lost session
+ * @property {boolean} [keepalive]  finish sending even if the page is closed meanwhile
  */
 
 /**
@@ -113,7 +114,7 @@ export async function request(method, path, opts = {}) {
   const key = opts.key ?? apiKey;
   if (key) headers['X-API-Key'] = key;
   /** @type {RequestInit} */
-  const init = { method, headers, cache: 'no-store' };
+  const init = { method, headers, cache: 'no-store', keepalive: opts.keepalive ?? false };
   if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(opts.body);

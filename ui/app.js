@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { connectEvents } from './events.js';
-import { notify, notifyError } from './notify.js';
+import { notify, notifyError, clearErrors, clearAll } from './notify.js';
 import { explain } from './messages.js';
 import { startRouter } from './router.js';
 import { loadSession, rememberKey, forgetKey, checkKey, roleOf } from './session.js';
@@ -245,7 +245,8 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     /** @type {HTMLElement} */ (live.querySelector('.live-text')).textContent =
       st === 'blocked' ? 'Blocked' : st === 'throttled' ? 'Slowed down'
         : st === 'live' ? 'Live' : st === 'connecting' ? 'Connecting…' : st === 'reconnecting' ? 'Reconnecting…' : 'Offline';
-    live.title = st === 'blocked' ? explain({ status: 429, code: 'temporarily_banned', message: '', retryAfterMs: limit.untilMs ?? null })
+    // `untilMs` is a clock time; the message wants how long is left.
+    live.title = st === 'blocked' ? explain({ status: 429, code: 'temporarily_banned', message: '', retryAfterMs: limit.untilMs ? Math.max(0, limit.untilMs - Date.now()) : null })
       : st === 'throttled' ? 'This device is making too many requests for its plan; a manager can raise its plan on the Keys page.' : '';
     document.body.dataset.live = st;
   };
@@ -270,6 +271,8 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
 
   /** @param {string} name */
   function show(name) {
+    // An error toast belongs to the page it happened on; on the next it would cover buttons.
+    if (current && current.name !== name) clearErrors();
     window.clearInterval(pollTimer);
     current?.refresher.stop();
     const mod = PAGES[name];
@@ -375,6 +378,7 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     api.setKey(null);
     api.setLimitHandler(() => {});
     for (const d of document.querySelectorAll('dialog')) d.remove();
+    clearAll();
     if (member) {
       // A member's session ends on the server too, so the key is no use to anyone after.
       if (why === 'signed-out') void staffSession.signOut(key);

@@ -1,5 +1,6 @@
 //! Short messages at the bottom of the screen: confirmations fade after a few seconds, errors
-//! stay until dismissed or replaced, and a message may carry one action ("Undo"). A message
+//! after 15 s (or when dismissed, replaced, or the clerk goes to another page, where they
+//! would only cover its buttons), and a message may carry one action ("Undo"). A message
 //! with a `group` replaces the previous one of that group, so three +1 clicks leave one toast.
 //! The region is aria-live so screen readers say them.
 
@@ -47,9 +48,19 @@ export function notify(message, kind = 'info', o = {}) {
   close.addEventListener('click', dismiss);
   box.append(el);
   while (box.children.length > 3) box.firstElementChild?.remove();
-  const ms = o.ms ?? (kind === 'error' ? 0 : 4_000);
+  const ms = o.ms ?? (kind === 'error' ? 15_000 : 4_000);
   if (ms > 0) timer = window.setTimeout(() => { el.remove(); o.onExpire?.(); }, ms);
   return { el, dismiss };
+}
+
+/** Removes the error messages: they were about the page being left. */
+export function clearErrors() {
+  for (const el of region?.querySelectorAll('.toast-error') ?? []) el.remove();
+}
+
+/** Removes every message, with any action it offered (signing out: the work is over). */
+export function clearAll() {
+  region?.replaceChildren();
 }
 
 /**

@@ -200,4 +200,55 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('leaves an error toast on the page it was about', async () => {
+    const { context, page, errors } = await signedIn('#/inventory');
+    await page.getByRole('heading', { level: 1, name: 'Inventory', exact: true }).waitFor();
+    const scan = page.locator('input[data-scan]');
+    await scan.fill('5012345678900');
+    await scan.press('Enter');
+    const toast = page.locator('.toast-error').filter({ hasText: 'No pet has the barcode 5012345678900' });
+    await toast.waitFor();
+    await page.getByRole('link', { name: 'Pets', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    await toast.waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('says on the Live light how many minutes a block lasts', async () => {
+    const { context, page, errors } = await signedIn('#/pets');
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    // Banned for 15 minutes: the tooltip says so (not a clock time taken for minutes).
+    await page.route('**/pets?*', (route) => route.fulfill({
+      status: 429,
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '900' },
+      body: JSON.stringify({ code: 'temporarily_banned', message: 'banned', status: 429 }),
+    }));
+    await page.getByLabel('Search name or category').fill('guppy');
+    await page.locator('.live[data-state="blocked"]').waitFor();
+    const tooltip = await page.locator('.live').getAttribute('title');
+    assert.match(tooltip ?? '', /blocked for 15 minutes/, tooltip ?? '');
+    await page.unroute('**/pets?*');
+    assert.ok(errors.every((e) => /429/.test(e)), errors.join('\n'));
+    await context.close();
+  });
+
+  it('completes an order marked complete even when the tab is closed inside the undo window', async () => {
+    const rex = await admin.post('/pets', { name: 'Rex', categoryId: cat.Dogs, status: 'available' });
+    await admin.put(`/store/inventory/${rex.id}`, { quantity: 3 });
+    const order = await admin.post('/store/orders', { petId: rex.id, quantity: 1 });
+    const { context, page } = await signedIn('#/orders');
+    const row = page.locator('tr', { hasText: `#${order.id}` }).first();
+    await row.getByRole('button', { name: /Mark complete/ }).click();
+    await page.getByText(`Order #${order.id} (Rex) will be marked complete.`).waitFor();
+    await page.close({ runBeforeUnload: true });
+    /** @type {any} */
+    let seen = null;
+    for (let i = 0; i < 100 && !seen?.complete; i += 1) {
+      seen = await admin.get(`/store/orders/${order.id}`);
+      if (!seen.complete) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(seen.complete, true, 'the completion reached the server');
+    await context.close();
+  });
 });

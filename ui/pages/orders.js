@@ -31,9 +31,17 @@ const state = { openOffset: 0, doneOffset: 0, limit: 15 };
 /**
  * Completions waiting for their undo window, by order id. Module-wide, so leaving the page does
  * not lose one: it is still sent when its time is up.
- * @type {Map<number, { timer: number, order: Order }>}
+ * @type {Map<number, { timer: number, order: Order, send: (closing?: boolean) => Promise<void> }>}
  */
 const pending = new Map();
+// A tab closed (or reloaded) inside the undo window still completes the order: the request is
+// sent at once, and the browser finishes it after the page has gone.
+window.addEventListener('pagehide', () => {
+  for (const p of [...pending.values()]) {
+    window.clearTimeout(p.timer);
+    void p.send(true);
+  }
+});
 /** Orders completed from this screen lately: id → when, and the row as it was. */
 /** @type {Map<number, { at: number, order: Order }>} */
 const recent = new Map();
@@ -133,10 +141,10 @@ export function mount(ctx) {
   function complete(order, pet) {
     if (pending.has(order.id)) return;
     const name = pet?.name ?? `pet #${order.petId}`;
-    const send = async () => {
+    const send = async (closing = false) => {
       pending.delete(order.id);
       try {
-        await api.patch(`/store/orders/${order.id}`, { complete: true });
+        await api.request('PATCH', `/store/orders/${order.id}`, { body: { complete: true }, keepalive: closing });
         recent.set(order.id, { at: Date.now(), order: { ...order, complete: true } });
         notify(`Order #${order.id} (${name}) is complete.`, 'ok', { group: `order-${order.id}` });
       } catch (err) {
@@ -144,7 +152,7 @@ export function mount(ctx) {
       }
       redraw();
     };
-    pending.set(order.id, { timer: window.setTimeout(send, UNDO_MS), order });
+    pending.set(order.id, { timer: window.setTimeout(send, UNDO_MS), order, send });
     notify(`Order #${order.id} (${name}) will be marked complete.`, 'info', {
       group: `order-${order.id}`,
       ms: UNDO_MS,
