@@ -6,9 +6,10 @@ import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { connectEvents } from './events.js';
 import { notify, notifyError, clearErrors, clearAll } from './notify.js';
+import { confirmAction } from './dialog.js';
 import { explain } from './messages.js';
 import { startRouter } from './router.js';
-import { loadSession, rememberKey, forgetKey, checkKey, roleOf } from './session.js';
+import { loadSession, rememberKey, forgetKey, checkKey, roleOf, pairedAs } from './session.js';
 import { makeRefresher, roleCan, watched } from './refresh.js';
 import { renderSignIn } from './pages/signin.js';
 import { renderPinSignIn } from './pages/pinsignin.js';
@@ -217,7 +218,19 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
   const firstManage = names.find((n) => MANAGER_PAGES.includes(n));
   const nav = h('nav', { class: 'nav', 'aria-label': 'Pages' },
     names.map((n) => h('a', { href: `#/${n}`, 'data-page': n, class: n === firstManage ? 'nav-manage-first' : null }, PAGES[n].title)));
-  const signOut = desktop && !member && !typedKey ? null : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
+  // A till paired by QR code keeps its key on the device: signing it out unpairs it, so it
+  // says so first, and names the key a manager should revoke if the device is leaving.
+  const till = desktop || member ? null : pairedAs(key);
+  const unpair = () => confirmAction({
+    title: 'Unpair this till?',
+    message: `This device forgets its key “${till}” and cannot sell again until it is paired again (Keys → Pair a till). The key itself stays active: if this device is leaving the shop, a manager revokes “${till}” on the Keys page.`,
+    confirmLabel: 'Unpair this till',
+    cancelLabel: 'Keep it paired',
+    onConfirm: async () => { stopSession('signed-out'); },
+  });
+  const signOut = desktop && !member && !typedKey ? null
+    : till ? h('button', { type: 'button', class: 'btn btn-quiet', onclick: unpair }, 'Unpair…')
+      : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
   const who = member ? h('span', { class: 'who', title: 'Signed in by name and PIN' }, member.name) : null;
   const main = h('main', { id: 'main', tabindex: '-1' });
   // How many items are low, on every page; it opens the low list.

@@ -100,7 +100,7 @@ function showPanel(tillName, pairing, cert, onClosed) {
       h('div', { class: 'pair-panel', 'data-pairing-url': pairing.url, 'data-code': pairing.code },
         h('div', { class: 'pair-qr-box' }, qr),
         h('div', { class: 'pair-text' },
-          h('p', {}, 'On the till, scan the QR code with the camera, or open the address below and type the code.'),
+          h('p', {}, 'On the till, scan the QR code with the camera, or open ', h('code', { class: 'pair-typed-url' }, typedAddress(pairing.url)), ' and type this code:'),
           h('div', { class: 'pair-code' }, srOnly('Code: '), h('span', { class: 'pair-code-chars' }, spacedCode(pairing.code))),
           countdown,
           expired,
@@ -109,7 +109,7 @@ function showPanel(tillName, pairing, cert, onClosed) {
             : h('p', { class: 'warning pair-local', role: 'note' },
               'No till can use this address: the store listens on this computer only. ',
               'Let devices on this network use the store first (the desktop app\'s Network page, or start the server with --bind 0.0.0.0:8080), then pair again.'),
-          h('p', { class: 'small' }, 'Address: ', h('code', { class: 'pair-url' }, pairing.url)),
+          h('p', { class: 'small' }, 'Or the whole address, code and all: ', h('code', { class: 'pair-url' }, pairing.url)),
           fp
             ? h('div', { class: 'pair-fp small' },
               h('p', {}, 'The store speaks HTTPS. The first time, the till\'s browser warns about the certificate: continue only if its SHA-256 fingerprint is this one.'),
@@ -157,5 +157,15 @@ export async function certificateNote() {
       h('p', { class: 'mono fingerprint' }, fingerprintLines(cert.fingerprint)));
   } catch {
     return null;
+  }
+}
+
+/** The pairing page's address without the code (`http://…/pair`), where a till types it. @param {string} url */
+function typedAddress(url) {
+  try {
+    const u = new URL(url);
+    return u.origin + u.pathname;
+  } catch {
+    return url.replace(/\?.*$/, '');
   }
 }

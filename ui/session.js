@@ -7,6 +7,7 @@ import { request, ApiError } from './api.js';
 
 const STORAGE_KEY = 'petstore.key';
 const DEVICE_KEY = 'petstore.device-key';
+const DEVICE_NAME = 'petstore.device-name';
 
 /**
  * @typedef {object} Session
@@ -30,16 +31,30 @@ export function rememberKey(key) {
 }
 
 /**
- * Keep a paired device's key on this device.
+ * Keep a paired device's key (and the key's name, to say which it is) on this device.
  * @param {string} key
+ * @param {string} [name]
  */
-export function rememberDeviceKey(key) {
+export function rememberDeviceKey(key, name) {
   localStorage.setItem(DEVICE_KEY, key);
+  if (name) localStorage.setItem(DEVICE_NAME, name);
+}
+
+/**
+ * The paired till's key name when `key` is this device's own paired key, else null (a typed
+ * key, a member's session).
+ * @param {string} key
+ * @returns {string | null}
+ */
+export function pairedAs(key) {
+  if (sessionStorage.getItem(STORAGE_KEY) === key || localStorage.getItem(DEVICE_KEY) !== key) return null;
+  return localStorage.getItem(DEVICE_NAME) ?? 'this till';
 }
 
 export function forgetKey() {
   sessionStorage.removeItem(STORAGE_KEY);
   localStorage.removeItem(DEVICE_KEY);
+  localStorage.removeItem(DEVICE_NAME);
 }
 
 /**

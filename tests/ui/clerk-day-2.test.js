@@ -251,4 +251,36 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.equal(seen.complete, true, 'the completion reached the server');
     await context.close();
   });
+  it('lets a till type its pairing code at /pair, and asks before a paired till unpairs itself', async () => {
+    const pairing = await admin.post('/admin/pairings', { name: 'Till 2', role: 'pos', plan: 'business' });
+    const till = await openPage(browser, { viewport: { width: 820, height: 1180 }, bypassCSP: true });
+    await till.page.goto(server.base + '/pair');
+    const codeBox = till.page.getByLabel('Pairing code');
+    await codeBox.waitFor();
+    assert.deepEqual(await violations(till.page), []);
+    await till.page.screenshot({ path: path.join(shots, 'tablet-pair-type-code.png') });
+    // Typed as read off the screen: in two groups, lower case.
+    await codeBox.fill('ZZZZ ZZZZ');
+    await till.page.getByRole('button', { name: 'Pair' }).click();
+    await till.page.getByText('This pairing code is wrong').waitFor();
+    await codeBox.fill(`${pairing.code.slice(0, 4)} ${pairing.code.slice(4)}`.toLowerCase());
+    await till.page.getByRole('button', { name: 'Pair' }).click();
+    await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+
+    // "Sign out" would unpair it: the button says so, and asks first.
+    assert.equal(await till.page.getByRole('button', { name: 'Sign out' }).count(), 0);
+    await till.page.getByRole('button', { name: 'Unpair…' }).click();
+    const dialog = till.page.getByRole('dialog', { name: 'Unpair this till?' });
+    await dialog.getByText('forgets its key “Till 2”').waitFor();
+    await dialog.getByText('a manager revokes “Till 2” on the Keys page').waitFor();
+    assert.deepEqual(await violations(till.page), []);
+    await dialog.getByRole('button', { name: 'Keep it paired' }).click();
+    await till.page.reload();
+    await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+    await till.page.getByRole('button', { name: 'Unpair…' }).click();
+    await dialog.getByRole('button', { name: 'Unpair this till' }).click();
+    await till.page.getByLabel('Key', { exact: true }).waitFor();
+    assert.deepEqual(till.errors, []);
+    await till.context.close();
+  });
 });
