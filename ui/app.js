@@ -362,6 +362,8 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     onUnauthorized: () => stopSession('revoked'),
   });
 
+  // A till sells: it opens on Orders, not on Pets.
+  if (role === 'pos' && !location.hash && names.includes('orders')) history.replaceState(null, '', '#/orders');
   const stopRouter = startRouter(names, show);
 
   /** @param {KeyboardEvent} e */

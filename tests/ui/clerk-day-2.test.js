@@ -265,7 +265,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await till.page.getByText('This pairing code is wrong').waitFor();
     await codeBox.fill(`${pairing.code.slice(0, 4)} ${pairing.code.slice(4)}`.toLowerCase());
     await till.page.getByRole('button', { name: 'Pair' }).click();
-    await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+    await till.page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
 
     // "Sign out" would unpair it: the button says so, and asks first.
     assert.equal(await till.page.getByRole('button', { name: 'Sign out' }).count(), 0);
@@ -276,11 +276,43 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(await violations(till.page), []);
     await dialog.getByRole('button', { name: 'Keep it paired' }).click();
     await till.page.reload();
-    await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+    await till.page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
     await till.page.getByRole('button', { name: 'Unpair…' }).click();
     await dialog.getByRole('button', { name: 'Unpair this till' }).click();
     await till.page.getByLabel('Key', { exact: true }).waitFor();
     assert.deepEqual(till.errors, []);
     await till.context.close();
+  });
+  it('sells by scanning a barcode or typing a SKU in Place order, with the total shown first', async () => {
+    const budgie = await admin.post('/pets', { name: 'Budgerigar', categoryId: cat.Fish, status: 'available', barcode: '2000000001203', sku: 'BUD-1', price: 2450 });
+    await admin.put(`/store/inventory/${budgie.id}`, { quantity: 5 });
+    const till = await admin.post('/admin/keys', { name: 'Till 5', role: 'pos', plan: 'business' });
+    const { context, page, errors } = await signedIn('', { key: till.secret });
+    await page.getByRole('heading', { level: 1, name: 'Orders', exact: true }).waitFor();
+    let actions = 0;
+    actions += 1; await page.getByRole('button', { name: '+ Place order' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Place an order' });
+    await dialog.getByLabel('Find a pet').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'search', 'the scan lands in Find a pet');
+    // The scanner's digits and Enter are not the clerk's actions.
+    await page.keyboard.type('2000000001203');
+    await page.keyboard.press('Enter');
+    assert.equal(await dialog.getByLabel('Pet', { exact: true }).inputValue(), String(budgie.id));
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'quantity');
+    actions += 1; await page.keyboard.type('2');
+    await dialog.getByText('$24.50 each · total $49.00').waitFor();
+    assert.deepEqual(await violations(page), []);
+    actions += 1; await page.keyboard.press('Enter');
+    await page.locator('.toast', { hasText: 'placed: 2 units of Budgerigar, $49.00' }).waitFor();
+    assert.ok(actions <= 3, `sold by scan in ${actions} actions`);
+    assert.equal((await admin.get(`/store/inventory/${budgie.id}`)).quantity, 3);
+
+    // A SKU typed in any case finds it too.
+    await page.getByRole('button', { name: '+ Place order' }).click();
+    await dialog.getByLabel('Find a pet').fill('bud-1');
+    assert.equal(await dialog.getByLabel('Pet', { exact: true }).inputValue(), String(budgie.id));
+    await page.keyboard.press('Escape');
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 });

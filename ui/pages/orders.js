@@ -83,13 +83,17 @@ export function mount(ctx) {
       return;
     }
     const orderable = (/** @type {Pet} */ p) => (p.status ?? 'available') === 'available' && (stock.get(p.id) ?? 0) > 0;
-    const petSelect = /** @type {HTMLSelectElement} */ (h('select', { id: uid('pet'), name: 'petId', required: true, autofocus: true, 'aria-describedby': uid('pethint') }));
+    const petSelect = /** @type {HTMLSelectElement} */ (h('select', { id: uid('pet'), name: 'petId', required: true, 'aria-describedby': uid('pethint') }));
     const hint = h('small', { class: 'hint', id: petSelect.getAttribute('aria-describedby') ?? '' });
-    const filter = h('input', { id: uid('petfilter'), type: 'search', autocomplete: 'off', placeholder: 'Type to narrow the list' });
+    // The keyboard starts here, so a scanner's code lands in it.
+    const filter = h('input', { id: uid('petfilter'), type: 'search', autocomplete: 'off', placeholder: 'Type or scan', autofocus: true });
+    /** The pet whose barcode or SKU is exactly `q` (a scan), if any. @param {string} q */
+    const byCode = (q) => (q ? pets.find((p) => p.barcode === q || (p.sku ?? '').toLowerCase() === q) : undefined);
     const fill = () => {
       const q = /** @type {HTMLInputElement} */ (filter).value.trim().toLowerCase();
       const words = q.split(/\s+/).filter(Boolean);
-      const shown = pets.filter((p) => words.every((w) => p.name.toLowerCase().includes(w)));
+      const scanned = byCode(q);
+      const shown = scanned ? [scanned] : pets.filter((p) => words.every((w) => p.name.toLowerCase().includes(w)));
       const keep = petSelect.value;
       petSelect.replaceChildren(
         h('option', { value: '' }, shown.length ? 'Choose a pet…' : 'No pet matches'),
@@ -100,22 +104,43 @@ export function mount(ctx) {
         }),
       );
       const first = shown.filter(orderable);
-      if (!petSelect.value && q && first.length === 1) petSelect.value = String(first[0].id);
+      if ((!petSelect.value || scanned) && q && first.length === 1) petSelect.value = String(first[0].id);
       const blocked = shown.filter((p) => !orderable(p) && (stock.get(p.id) ?? 0) > 0);
       hint.textContent = blocked.length
         ? `Greyed pets are sold or pending. ${blocked.length === 1 ? blocked[0].name + ' has' : blocked.length + ' of them have'} stock: make ${blocked.length === 1 ? 'it' : 'them'} available on the Pets page to sell.`
         : 'Greyed pets are sold, pending or out of stock.';
     };
-    filter.addEventListener('input', fill);
-    fill();
+    filter.addEventListener('input', () => { fill(); drawTotal(); });
     const qty = h('input', { id: uid('qty'), name: 'quantity', type: 'number', inputmode: 'numeric', step: '1', min: '1', max: '10000', required: true, value: '1' });
+    // What the order comes to, before it is placed.
+    const total = h('p', { class: 'order-total', 'aria-live': 'polite' });
+    const drawTotal = () => {
+      const pet = pets.find((p) => String(p.id) === petSelect.value);
+      const n = Number(/** @type {HTMLInputElement} */ (qty).value);
+      total.textContent = !pet ? '' : typeof pet.price !== 'number' ? `${pet.name} has no price.`
+        : `${formatPrice(pet.price)} each` + (Number.isInteger(n) && n > 0 ? ` · total ${formatPrice(pet.price * n)}` : '');
+    };
+    petSelect.addEventListener('change', drawTotal);
+    qty.addEventListener('input', drawTotal);
+    // A scanner types the code and Enter: Enter here picks the pet found and moves on to the
+    // quantity (it never places the order by itself).
+    filter.addEventListener('keydown', (e) => {
+      const ke = /** @type {KeyboardEvent} */ (e);
+      if (ke.key !== 'Enter' || ke.isComposing) return;
+      e.preventDefault();
+      if (!petSelect.value) return;
+      /** @type {HTMLInputElement} */ (qty).focus();
+      /** @type {HTMLInputElement} */ (qty).select();
+    });
+    fill();
+    drawTotal();
     let key = api.idempotencyKey();
     let sent = '';
     /** @type {import('../messages.js').ErrorContext} */
     const context = { action: 'order' };
     openDialog({
       title: 'Place an order',
-      body: [field('Find a pet', filter), h('div', { class: 'field' }, h('label', { for: petSelect.id }, 'Pet'), petSelect, hint), field('Quantity', qty)],
+      body: [field('Find a pet', filter, 'A name, or scan a barcode or SKU'), h('div', { class: 'field' }, h('label', { for: petSelect.id }, 'Pet'), petSelect, hint), field('Quantity', qty), total],
       submitLabel: 'Place order',
       context,
       onSubmit: async (form) => {
@@ -127,7 +152,8 @@ export function mount(ctx) {
         sent = text;
         try {
           const order = await api.post('/store/orders', body, { 'Idempotency-Key': key });
-          notify(`Order #${order?.id ?? ''} placed: ${plural(body.quantity, 'unit')} of ${context.name ?? 'the pet'}.`, 'ok');
+          const price = order?.total ?? null;
+          notify(`Order #${order?.id ?? ''} placed: ${plural(body.quantity, 'unit')} of ${context.name ?? 'the pet'}${typeof price === 'number' ? `, ${formatPrice(price)}` : ''}.`, 'ok');
         } catch (err) {
           // A definite refusal: a changed retry is a new order. A lost answer: resend as is.
           if (!(err instanceof api.ApiError) || err.status !== 0) { sent = ''; key = api.idempotencyKey(); }
