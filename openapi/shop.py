@@ -270,8 +270,8 @@ EXPORT_NOTES = (
     " Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, "
     "TAB or CR) are written with a `'` before them, which the import takes off again. The "
     "file is sent as it is read, in chunks, up to the last record there was when it began. "
-    "One export per key at a time and a few at once per server: another is answered 503 "
-    "`unavailable` with `Retry-After`."
+    "One export per key at a time and a few at once per server: another waits up to 5 s "
+    "for its place, then is answered 503 `unavailable` with `Retry-After`."
 )
 
 

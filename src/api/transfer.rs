@@ -3,12 +3,13 @@
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::csv;
 use super::error::{ApiError, Result};
@@ -28,15 +29,23 @@ use crate::store::Store;
 
 /// Rows read from the store for one chunk of a streamed export.
 const CHUNK_ROWS: i64 = 500;
-/// Exports written at the same time by one server; one more waits for none but is told to
-/// come back (503 with `Retry-After`).
+/// Exports written at the same time by one server.
 pub const EXPORTS_AT_ONCE: usize = 3;
+/// How long an export waits for its key's previous one (or for a free place) before it is
+/// told to come back: long enough for a client that dropped an answer early, or downloads
+/// two files back to back, not to be refused.
+const EXPORT_WAIT: Duration = Duration::from_secs(5);
 
-/// Who is writing an export now: at most [`EXPORTS_AT_ONCE`] in all, one per key.
+/// Who is writing an export now: at most [`EXPORTS_AT_ONCE`] in all, one per key. One more
+/// waits up to [`EXPORT_WAIT`] for a place, then is answered 503 with `Retry-After`; a waiting
+/// export holds nothing but its request.
 #[derive(Clone)]
 pub struct ExportGate {
     running: Arc<Semaphore>,
     keys: Arc<Mutex<HashSet<i64>>>,
+    /// Told when a key's export ends.
+    freed: Arc<Notify>,
+    wait: Duration,
 }
 
 impl Default for ExportGate {
@@ -44,13 +53,16 @@ impl Default for ExportGate {
         Self {
             running: Arc::new(Semaphore::new(EXPORTS_AT_ONCE)),
             keys: Arc::default(),
+            freed: Arc::default(),
+            wait: EXPORT_WAIT,
         }
     }
 }
 
-/// One export under way; it ends (and frees its place) when dropped with its stream.
+/// One export under way; it ends (and frees its places) when dropped with its stream.
 struct ExportPass {
     keys: Arc<Mutex<HashSet<i64>>>,
+    freed: Arc<Notify>,
     key_id: i64,
     _place: OwnedSemaphorePermit,
 }
@@ -60,28 +72,47 @@ impl Drop for ExportPass {
         if let Ok(mut keys) = self.keys.lock() {
             keys.remove(&self.key_id);
         }
+        self.freed.notify_waiters();
     }
 }
 
 impl ExportGate {
-    fn enter(&self, key_id: i64) -> Result<ExportPass> {
+    async fn enter(&self, key_id: i64) -> Result<ExportPass> {
         let busy = |message: &str| ApiError::new(Code::Unavailable, message);
-        let mut keys = self.keys.lock().map_err(|_| ApiError::internal())?;
-        if keys.contains(&key_id) {
-            return Err(busy(
-                "this key is already downloading an export; try again when it has finished",
-            ));
+        let deadline = tokio::time::Instant::now() + self.wait;
+        loop {
+            // Made before the check, so an export ending in between still wakes this one.
+            let freed = self.freed.notified();
+            {
+                let mut keys = self.keys.lock().map_err(|_| ApiError::internal())?;
+                if keys.insert(key_id) {
+                    break;
+                }
+            }
+            if tokio::time::timeout_at(deadline, freed).await.is_err() {
+                return Err(busy(
+                    "this key is already downloading an export; try again when it has finished",
+                ));
+            }
         }
-        let place =
-            self.running.clone().try_acquire_owned().map_err(|_| {
-                busy("other exports are being written now; try again in a few seconds")
-            })?;
-        keys.insert(key_id);
-        Ok(ExportPass {
-            keys: self.keys.clone(),
-            key_id,
-            _place: place,
-        })
+        let place = tokio::time::timeout_at(deadline, self.running.clone().acquire_owned()).await;
+        match place {
+            Ok(Ok(place)) => Ok(ExportPass {
+                keys: self.keys.clone(),
+                freed: self.freed.clone(),
+                key_id,
+                _place: place,
+            }),
+            _ => {
+                if let Ok(mut keys) = self.keys.lock() {
+                    keys.remove(&key_id);
+                }
+                self.freed.notify_waiters();
+                Err(busy(
+                    "other exports are being written now; try again in a few seconds",
+                ))
+            }
+        }
     }
 }
 
@@ -243,7 +274,7 @@ pub async fn pets(
     State(s): State<AppState>,
     Query(params): Query<PetsExportParams>,
 ) -> Result<Response> {
-    let pass = s.exports.enter(auth.caller.key_id)?;
+    let pass = s.exports.enter(auth.caller.key_id).await?;
     let store = s.app.store().clone();
     let money = money_of(&store, params.money).await?;
     let through = store.export().last_pet_id().await?;
@@ -279,7 +310,7 @@ pub async fn stock_changes(
             return Err(ApiError::bad_request("\"from\" must not be after \"to\""));
         }
     }
-    let pass = s.exports.enter(auth.caller.key_id)?;
+    let pass = s.exports.enter(auth.caller.key_id).await?;
     let store = s.app.store().clone();
     let tz = store.profile().get().await?.tz();
     let money = money_of(&store, params.money).await?;
@@ -402,27 +433,59 @@ pub async fn import_pets(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_key_writes_one_export_at_a_time_and_the_server_a_few() {
-        let gate = ExportGate::default();
-        let first = gate.enter(1).expect("a first export");
-        let again = gate.enter(1).map(|_| ()).expect_err("the same key again");
+    fn quick_gate() -> ExportGate {
+        ExportGate {
+            wait: Duration::from_millis(20),
+            ..ExportGate::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_key_writes_one_export_at_a_time_and_the_server_a_few() {
+        let gate = quick_gate();
+        let first = gate.enter(1).await.expect("a first export");
+        let again = gate
+            .enter(1)
+            .await
+            .map(|_| ())
+            .expect_err("the same key again");
         assert_eq!(again.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
         assert!(
             again.retry_after.is_some(),
             "a busy answer says when to come back"
         );
-        let others: Vec<_> = (2..=EXPORTS_AT_ONCE as i64)
-            .map(|key| gate.enter(key).expect("room for another key"))
-            .collect();
-        assert!(gate.enter(99).is_err(), "past the server's few at once");
+        let mut others = Vec::new();
+        for key in 2..=EXPORTS_AT_ONCE as i64 {
+            others.push(gate.enter(key).await.expect("room for another key"));
+        }
+        assert!(
+            gate.enter(99).await.is_err(),
+            "past the server's few at once"
+        );
         drop(first);
         let next = gate
             .enter(1)
+            .await
             .expect("the key's export ended, so it may start another");
-        assert!(gate.enter(100).is_err());
+        assert!(gate.enter(100).await.is_err());
         drop(others);
         drop(next);
-        assert!(gate.enter(100).is_ok());
+        assert!(gate.enter(100).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn an_export_waits_for_its_key_s_previous_one_to_end() {
+        let gate = ExportGate::default();
+        let first = gate.enter(7).await.expect("a first export");
+        let second = tokio::spawn({
+            let gate = gate.clone();
+            async move { gate.enter(7).await.map(|_| ()) }
+        });
+        tokio::task::yield_now().await;
+        drop(first);
+        second
+            .await
+            .unwrap()
+            .expect("the second starts once the first has ended");
     }
 }
