@@ -177,8 +177,11 @@ pub fn restore(db: Option<PathBuf>, file: PathBuf, out: &mut impl Write) -> Resu
     )?;
     writeln!(
         out,
-        "It holds {} pets in {} categories and {} orders (schema version {}).",
-        done.pets, done.categories, done.orders, done.schema_version
+        "It holds {} in {} and {} (schema version {}).",
+        counted(done.pets, "pet", "pets"),
+        counted(done.categories, "category", "categories"),
+        counted(done.orders, "order", "orders"),
+        done.schema_version
     )?;
     match &done.kept {
         Some(kept) => writeln!(
@@ -334,6 +337,11 @@ async fn serve_app(
     app.close();
     tracing::info!("stopped");
     Ok(())
+}
+
+/// "1 pet", "2 pets".
+fn counted(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// "24 hours", "30 minutes", "5 seconds", "3.6 seconds": never rounded to another interval.

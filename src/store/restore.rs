@@ -2,11 +2,17 @@
 //!
 //! In order: the file must be an SQLite database that passes `PRAGMA integrity_check`, hold a
 //! pet store's tables, and carry a schema this program knows; it is copied beside the store
-//! under a hidden name and brought up to this program's schema there (so a file that cannot
-//! be migrated is refused before anything changes). Then the current store is locked (the
-//! serving lock every `petstore serve` holds, then SQLite's exclusive lock, which any open
-//! connection blocks): a store that a server or the desktop app has open is refused. Holding the lock, the current store is renamed to a dated name beside it and the
-//! checked copy takes its name. Nothing is deleted.
+//! under a hidden name and brought up to this program's schema there, and that schema must
+//! then be the one a freshly made store has (the same tables with the same columns, the same
+//! indexes, and no trigger or view of its own: a crafted file cannot bring rules that rewrite
+//! data later, or views in place of tables). A file that fails any check is refused before
+//! anything changes. Then the current store is locked (the serving lock every
+//! `petstore serve` holds, then SQLite's exclusive lock, which any open connection blocks): a
+//! store that a server or the desktop app has open is refused. Holding the lock, the current
+//! store is kept under a dated name beside it (a hard link: the same file under a second
+//! name), and the checked copy is renamed over the store's name, which replaces it in one
+//! step: at every instant there is a store under its name, whatever stops the restore.
+//! Nothing is deleted.
 
 use std::path::{Path, PathBuf};
 
@@ -151,9 +157,116 @@ fn stage(file: &Path, staged: &Path) -> Result<(i64, i64, i64)> {
         )
     };
     let counts = (count("pets")?, count("categories")?, count("orders")?);
+    same_schema_as_a_new_store(&conn).map_err(|why| {
+        refuse(format!(
+            "{} is not a Pet Store backup this program can trust: {why}",
+            file.display()
+        ))
+    })?;
     conn.close().map_err(|(_, e)| StoreError::from(e))?;
     files::sync_file(staged).map_err(|e| refuse(format!("{}: {e}", staged.display())))?;
     Ok(counts)
+}
+
+/// The schema of `conn`, as compared with a new store's: tables with their columns (name,
+/// declared type, not null, primary key), indexes with their table, columns and uniqueness,
+/// and triggers and views with their whole SQL. SQLite's own tables are left out.
+fn schema(conn: &Connection) -> rusqlite::Result<std::collections::BTreeMap<String, String>> {
+    let objects: Vec<(String, String, String, Option<String>)> = conn
+        .prepare(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master
+             WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut shape = std::collections::BTreeMap::new();
+    for (kind, name, table, sql) in objects {
+        let described = match kind.as_str() {
+            "table" => conn
+                .prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)")?
+                .query_map([&name], |r| {
+                    Ok(format!(
+                        "{} {} {} {}",
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?.to_ascii_uppercase(),
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, i64>(3)?
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+                .join(", "),
+            "index" => {
+                let unique = sql.as_deref().is_some_and(|sql| {
+                    sql.trim_start()
+                        .to_ascii_uppercase()
+                        .starts_with("CREATE UNIQUE")
+                });
+                let columns = conn
+                    .prepare("SELECT COALESCE(name, '') FROM pragma_index_info(?1) ORDER BY seqno")?
+                    .query_map([&name], |r| r.get::<_, String>(0))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                format!("on {table} ({}) unique {unique}", columns.join(", "))
+            }
+            _ => sql.unwrap_or_default(),
+        };
+        shape.insert(format!("{kind} {name}"), described);
+    }
+    Ok(shape)
+}
+
+/// Refuses (saying what differs) a staged store whose schema is not a new store's.
+fn same_schema_as_a_new_store(staged: &Connection) -> std::result::Result<(), String> {
+    let mut fresh = Connection::open_in_memory().map_err(|e| e.to_string())?;
+    migrate::run(&mut fresh).map_err(|e| e.to_string())?;
+    let want = schema(&fresh).map_err(|e| e.to_string())?;
+    let mut have = schema(staged).map_err(|e| format!("its schema cannot be read ({e})"))?;
+    // A store made by an early schema and brought up to date lacks indexes added to a
+    // migration after it ran (as the same store upgraded in place would): they are made here
+    // from a new store's own SQL. Nothing else is added.
+    let missing_indexes: Vec<String> = want
+        .keys()
+        .filter(|o| o.starts_with("index ") && !have.contains_key(*o))
+        .map(|o| o["index ".len()..].to_owned())
+        .collect();
+    for index in &missing_indexes {
+        let (table, sql): (String, Option<String>) = fresh
+            .query_row(
+                "SELECT tbl_name, sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
+                [index],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(|e| e.to_string())?;
+        // On a missing table, the table is what is refused below.
+        if let Some(sql) = sql.filter(|_| have.contains_key(&format!("table {table}"))) {
+            staged
+                .execute_batch(&sql)
+                .map_err(|e| format!("its index {index} cannot be made ({e})"))?;
+        }
+    }
+    if !missing_indexes.is_empty() {
+        have = schema(staged).map_err(|e| format!("its schema cannot be read ({e})"))?;
+    }
+    let mut problems = Vec::new();
+    for (object, shape) in &have {
+        match want.get(object) {
+            None => problems.push(format!("it has a {object} that a store does not have")),
+            Some(wanted) if wanted != shape => problems.push(format!("its {object} differs")),
+            Some(_) => {}
+        }
+    }
+    for object in want.keys().filter(|o| !have.contains_key(*o)) {
+        problems.push(format!("it has no {object}"));
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let more = problems.len().saturating_sub(3);
+    problems.truncate(3);
+    let mut why = problems.join("; ");
+    if more > 0 {
+        why.push_str(&format!("; and {more} more"));
+    }
+    Err(why)
 }
 
 /// Locks the current store (refusing if a server has it open), keeps it under a dated name
@@ -168,16 +281,13 @@ fn swap(store: &Path, staged: &Path) -> Result<Option<PathBuf>> {
     }
     let lock = lock_store(store)?;
     let kept = kept_name(store);
-    std::fs::rename(store, &kept)
-        .map_err(|e| refuse(format!("cannot move {} aside: {e}", store.display())))?;
-    for leftover in ["-wal", "-shm", "-journal"] {
-        let mut side = store.as_os_str().to_owned();
-        side.push(leftover);
-        let _ = std::fs::remove_file(PathBuf::from(side));
-    }
+    // The store under a second name first, so it is never without one; then the checked copy
+    // replaces the store's name in one rename.
+    std::fs::hard_link(store, &kept)
+        .map_err(|e| refuse(format!("cannot keep {} aside: {e}", store.display())))?;
+    files::sync_dir(dir).map_err(|e| refuse(format!("{}: {e}", dir.display())))?;
     if let Err(e) = std::fs::rename(staged, store) {
-        // Put the old store back rather than leave the shop without one.
-        let _ = std::fs::rename(&kept, store);
+        let _ = std::fs::remove_file(&kept);
         return Err(refuse(format!(
             "cannot put the backup in place of {}: {e}",
             store.display()
@@ -185,6 +295,12 @@ fn swap(store: &Path, staged: &Path) -> Result<Option<PathBuf>> {
     }
     files::sync_dir(dir).map_err(|e| refuse(format!("{}: {e}", dir.display())))?;
     drop(lock);
+    // The replaced store left WAL mode under the lock, so these belong to no store now.
+    for leftover in ["-wal", "-shm", "-journal"] {
+        let mut side = store.as_os_str().to_owned();
+        side.push(leftover);
+        let _ = std::fs::remove_file(PathBuf::from(side));
+    }
     Ok(Some(kept))
 }
 
@@ -220,9 +336,26 @@ fn lock_store(store: &Path) -> Result<(std::fs::File, Connection)> {
     Ok((serving, conn))
 }
 
-/// `store.sqlite` → `store.before-restore-2026-11-22-173500.sqlite`, beside it.
-fn kept_name(store: &Path) -> PathBuf {
-    let stamp = chrono::Utc::now().format("%Y-%m-%d-%H%M%S");
+/// The copies earlier restores kept of the store at `store` (`store.before-restore-*.sqlite`).
+pub(super) fn kept_copies(store: &Path) -> Vec<PathBuf> {
+    let (stem, ext) = stem_and_ext(store);
+    let prefix = format!("{stem}.before-restore-");
+    let Ok(entries) = std::fs::read_dir(files::parent_of(store)) else {
+        return Vec::new();
+    };
+    let mut kept: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&prefix) && name.ends_with(&ext)
+        })
+        .map(|e| e.path())
+        .collect();
+    kept.sort();
+    kept
+}
+
+fn stem_and_ext(store: &Path) -> (String, String) {
     let stem = store
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -231,6 +364,13 @@ fn kept_name(store: &Path) -> PathBuf {
         .extension()
         .map(|e| format!(".{}", e.to_string_lossy()))
         .unwrap_or_default();
+    (stem, ext)
+}
+
+/// `store.sqlite` → `store.before-restore-2026-11-22-173500.sqlite`, beside it.
+fn kept_name(store: &Path) -> PathBuf {
+    let stamp = chrono::Utc::now().format("%Y-%m-%d-%H%M%S");
+    let (stem, ext) = stem_and_ext(store);
     let dir = files::parent_of(store);
     let mut kept = dir.join(format!("{stem}.before-restore-{stamp}{ext}"));
     let mut n = 2;

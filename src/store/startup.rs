@@ -1,4 +1,5 @@
-//! What is checked before a store is used: the folder and file are private to this user,
+//! What is checked before a store is used: the folder and file are private to this user, a
+//! store is never made new where a restore kept an earlier one (a store was expected there),
 //! only one serving petstore has the store open, and the file is a pet store this program can
 //! write. A refusal is one plain sentence naming the file (the program prints it and exits).
 //!
@@ -35,6 +36,16 @@ pub fn prepare(path: &Path) -> Result<()> {
         }
     }
     if !path.exists() {
+        // A store that was there before a restore: never start an empty one in its place.
+        if let Some(kept) = super::restore::kept_copies(path).last() {
+            return Err(refuse(format!(
+                "there is no store at {}, but {} beside it was kept by a restore: a store was \
+                 expected here. Put that file back as {} (or restore a backup), then start again",
+                path.display(),
+                kept.display(),
+                path.display()
+            )));
+        }
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         #[cfg(unix)]
@@ -50,7 +61,39 @@ pub fn prepare(path: &Path) -> Result<()> {
             }
         }
     }
+    make_private(path);
     Ok(())
+}
+
+/// Takes away the group's and others' access to the store and its SQLite side files, which
+/// an earlier copy or an owner's `chmod` may have given; says so once per file.
+fn make_private(path: &Path) {
+    #[cfg(unix)]
+    for side in ["", "-wal", "-shm"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mut name = path.as_os_str().to_owned();
+        name.push(side);
+        let file = PathBuf::from(name);
+        let Ok(meta) = std::fs::metadata(&file) else {
+            continue;
+        };
+        let mode = meta.permissions().mode();
+        if mode & 0o077 != 0 {
+            let private = std::fs::Permissions::from_mode(mode & 0o700);
+            match std::fs::set_permissions(&file, private) {
+                Ok(()) => tracing::warn!(
+                    file = %file.display(),
+                    was = format!("{:o}", mode & 0o777),
+                    "the store file was readable by others; it is now private to this user"
+                ),
+                Err(err) => tracing::warn!(
+                    file = %file.display(),
+                    %err,
+                    "the store file is readable by others and cannot be made private"
+                ),
+            }
+        }
+    }
 }
 
 /// The lock file of the store at `path`.

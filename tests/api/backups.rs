@@ -134,6 +134,19 @@ fn a_new_store_and_the_folders_made_for_it_are_readable_by_the_owner_only() {
     assert_eq!(mode(&dir.path().join("shop")), 0o700);
 }
 
+#[cfg(unix)]
+#[test]
+fn an_existing_store_readable_by_others_is_made_private_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.sqlite");
+    assert!(petstore(&db, &["keys", "list"]).status.success());
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = petstore(&db, &["keys", "list"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(mode(&db), 0o600);
+}
+
 #[tokio::test]
 async fn an_admin_takes_lists_and_downloads_a_backup() {
     if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
@@ -295,10 +308,7 @@ async fn a_restore_brings_back_exactly_what_the_backup_held() {
     let said = text(&out.stdout);
     assert!(out.status.success(), "{said}{}", text(&out.stderr));
     assert!(said.contains("Restored"), "{said}");
-    assert!(
-        said.contains("2 pets in 1 categories and 1 orders"),
-        "{said}"
-    );
+    assert!(said.contains("2 pets in 1 category and 1 order "), "{said}");
     let kept: Vec<PathBuf> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -421,6 +431,153 @@ async fn restore_refuses_a_file_that_is_not_a_pet_store_and_changes_nothing() {
     );
     let app = TestApp::builder().dir(dir).spawn().await;
     assert_eq!(app.get_json("/pets").await[0]["name"], "Jerry");
+}
+
+#[tokio::test]
+async fn restore_refuses_a_backup_with_a_trigger_a_view_or_a_missing_table_and_changes_nothing() {
+    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let cat = app.category("Mice").await;
+    app.pet_with_stock("Jerry", cat, 1).await;
+    let dir = app.stop().await;
+    let db = dir.path().join("store.sqlite");
+    let before = std::fs::read(&db).unwrap();
+    let crafted = |name: &str, sql: &str| {
+        let file = dir.path().join(name);
+        std::fs::copy(&db, &file).unwrap();
+        let conn = rusqlite::Connection::open(&file).unwrap();
+        conn.execute_batch(sql).unwrap();
+        conn.execute_batch("PRAGMA journal_mode = DELETE").unwrap();
+        file
+    };
+    let trigger = crafted(
+        "trigger.sqlite",
+        "CREATE TRIGGER wipe AFTER INSERT ON orders BEGIN
+             DELETE FROM stock_changes; UPDATE pets SET price = 0;
+         END",
+    );
+    let view = crafted(
+        "view.sqlite",
+        "DROP TABLE sign_in_locks; CREATE VIEW sign_in_locks AS SELECT 'x' AS name, 0 AS until",
+    );
+    let missing = crafted(
+        "missing.sqlite",
+        "DROP TABLE staff_sessions; DROP TABLE staff_members",
+    );
+    let extra = crafted("extra.sqlite", "CREATE TABLE notes (text TEXT)");
+    for (file, says) in [
+        (&trigger, "trigger wipe"),
+        (&view, "view sign_in_locks"),
+        (&missing, "no table staff_members"),
+        (&extra, "table notes"),
+    ] {
+        let out = petstore(&db, &["restore", file.to_str().unwrap()]);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{} was restored", file.display());
+        assert!(
+            err.contains("this program can trust"),
+            "{}: {err}",
+            file.display()
+        );
+        assert!(err.contains(says), "{}: {err}", file.display());
+    }
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the store is untouched"
+    );
+    let app = TestApp::builder().dir(dir).spawn().await;
+    assert_eq!(app.get_json("/pets").await[0]["name"], "Jerry");
+}
+
+#[test]
+fn a_store_kept_by_a_restore_and_missing_from_its_place_is_never_replaced_by_an_empty_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.sqlite");
+    let out = petstore(&db, &["keys", "create", "--name", "t", "--role", "pos"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // What a restore stopped between keeping the store aside and putting the backup in its
+    // place would leave: the store only under its kept name.
+    let kept = dir
+        .path()
+        .join("store.before-restore-2026-11-22-173500.sqlite");
+    std::fs::rename(&db, &kept).unwrap();
+    let out = petstore(&db, &["keys", "list"]);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "started: {}", text(&out.stdout));
+    assert!(err.contains("a store was expected here"), "{err}");
+    assert!(
+        err.contains("store.before-restore-2026-11-22-173500.sqlite"),
+        "{err}"
+    );
+    assert!(!db.exists(), "no empty store was made");
+    // Put back, it serves again with its keys.
+    std::fs::rename(&kept, &db).unwrap();
+    let out = petstore(&db, &["keys", "list"]);
+    assert!(text(&out.stdout).contains(" t "), "{}", text(&out.stdout));
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_restore_keeps_the_replaced_store_as_the_same_file_and_the_store_name_never_goes_missing()
+{
+    use std::os::unix::fs::MetadataExt;
+    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let cat = app.category("Mice").await;
+    app.pet_with_stock("Jerry", cat, 1).await;
+    let taken = body(
+        app.request(Method::POST, "/admin/backups")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let backup = app
+        .dir
+        .path()
+        .join("backups")
+        .join(taken["name"].as_str().unwrap());
+    let dir = app.stop().await;
+    let db = dir.path().join("store.sqlite");
+    let inode = std::fs::metadata(&db).unwrap().ino();
+    // Watch the store's name while the restore runs: it must name a file every time.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (db, stop) = (db.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut looks = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                assert!(
+                    db.exists(),
+                    "the store's name was missing after {looks} looks"
+                );
+                looks += 1;
+            }
+            looks
+        })
+    };
+    let out = petstore(&db, &["restore", backup.to_str().unwrap()]);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let looks = watcher.join().expect("the store's name never went missing");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(looks > 0);
+    let kept: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("store.before-restore-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(
+        std::fs::metadata(&kept[0]).unwrap().ino(),
+        inode,
+        "the kept store is the replaced file itself"
+    );
+    assert_ne!(std::fs::metadata(&db).unwrap().ino(), inode);
 }
 
 /// A store of about 48 MiB: a backup of it takes long enough to be killed part of the way.
