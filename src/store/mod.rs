@@ -304,6 +304,7 @@ impl Store {
                 other => break other.map_err(|e| startup::explain(path, e))?,
             }
         };
+        startup::make_private(path);
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let pages = pages::Pages::new(lock.is_some());
         let conn = Connection::Lite(conn);

@@ -61,13 +61,13 @@ pub fn prepare(path: &Path) -> Result<()> {
             }
         }
     }
-    make_private(path);
     Ok(())
 }
 
 /// Takes away the group's and others' access to the store and its SQLite side files, which
-/// an earlier copy or an owner's `chmod` may have given; says so once per file.
-fn make_private(path: &Path) {
+/// an earlier copy or an owner's `chmod` may have given; says so once per file. Called once
+/// the file has passed [`check`]: another program's file is refused, never changed.
+pub fn make_private(path: &Path) {
     #[cfg(unix)]
     for side in ["", "-wal", "-shm"] {
         use std::os::unix::fs::PermissionsExt;
