@@ -11,14 +11,56 @@
 //! copies the small rest itself between two groups: SQLite starts the log again from its
 //! beginning only when a writer begins with every frame copied, and the writer's next
 //! transaction does.
+//!
+//! The hand-off, from the writer's side ([`Copier`]): past `wal::CHECKPOINT_PAGES` the
+//! writer asks for a run ([`Checkpointer::start`]) and goes on; the thread says when the run
+//! is over ([`Copier::copied`]), and the writer copies the rest between two groups, then
+//! marks the run finished. If the thread has ended (it panicked), its channel closes and the
+//! writer copies the log itself from then on.
 
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
+use crossbeam_channel::{unbounded, Receiver};
 use rusqlite::wal::CheckpointMode;
 
-use super::writer::LogSize;
+use super::engine::wal::LogSize;
 use super::Result;
+
+/// Opens the checkpoint thread's own connection to an SQLite store.
+pub type OpenCheckpointer = Box<dyn FnOnce() -> Result<rusqlite::Connection> + Send>;
+
+/// The checkpoint thread as the writer holds it, and where the thread says that a run is
+/// over.
+pub(super) struct Copier {
+    pub(super) thread: Checkpointer,
+    copied: Receiver<()>,
+}
+
+impl Copier {
+    /// Starts the thread on the connection `open` makes; `None` (logged) when it cannot be
+    /// opened: the writer then copies the log itself.
+    pub(super) fn start(open: OpenCheckpointer, log: &LogSize) -> Option<Self> {
+        let (done, copied) = unbounded();
+        let started = open().and_then(|conn| {
+            Checkpointer::spawn(conn, log.clone(), move || {
+                let _ = done.send(());
+            })
+        });
+        match started {
+            Ok(thread) => Some(Self { thread, copied }),
+            Err(err) => {
+                tracing::warn!(%err, "no checkpoint thread; the writer copies the log itself");
+                None
+            }
+        }
+    }
+
+    /// Receives `()` when a run is over; disconnects when the thread has ended.
+    pub(super) fn copied(&self) -> &Receiver<()> {
+        &self.copied
+    }
+}
 
 /// Passes repeat until at most this many frames (4 KiB pages) are left for the writer.
 const REST_PAGES: i32 = 256;

@@ -33,6 +33,7 @@ mod claim;
 mod connection;
 mod db;
 mod dialect;
+mod engine;
 pub mod events;
 pub mod export;
 pub(crate) mod files;
@@ -59,6 +60,7 @@ mod startup;
 pub mod stocktakes;
 #[cfg(test)]
 mod tests;
+mod tx;
 pub mod usage;
 mod writer;
 
@@ -74,7 +76,7 @@ pub use call::{as_member, Call, Pending};
 pub use claim::Claim;
 use db::Connection;
 pub use restore::{restore, Restored};
-use writer::Tx;
+use tx::Tx;
 
 use crate::domain::event::Event;
 use crate::domain::DomainError;
