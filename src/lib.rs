@@ -40,6 +40,7 @@ mod error;
 pub mod limits;
 pub mod logfile;
 pub mod logqueue;
+pub mod repeats;
 pub mod settings;
 pub mod store;
 pub mod tls;

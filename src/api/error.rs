@@ -156,7 +156,10 @@ impl From<StoreError> for ApiError {
             StoreError::Domain(err) => err.into(),
             StoreError::Busy | StoreError::Closed => Self::new(Code::Unavailable, err.to_string()),
             StoreError::Unavailable(ref why) => {
-                tracing::error!(%why, "the store cannot save changes");
+                static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
+                if let Some(left_out) = SAID.now() {
+                    tracing::error!(%why, left_out, "the store cannot save changes");
+                }
                 Self::new(Code::Unavailable, err.to_string())
             }
             StoreError::Sqlite(_) | StoreError::Internal(_) | StoreError::Refused(_) => {

@@ -10,7 +10,8 @@
 //! Places are shared fairly ([`crate::limits::StreamPlaces`]): a share per key and per client
 //! network, a few kept for the desktop window, and 503 with `Retry-After` when there is no
 //! place. A stream ends within [`KEY_CHECK`] (plus the keyring's reload) once its key is
-//! revoked or its role changed. A `Last-Event-ID` beyond the newest event, or older than the
+//! revoked or its role changed, and sends no event after this process has answered the
+//! revocation (each event is checked against the keyring before it is sent). A `Last-Event-ID` beyond the newest event, or older than the
 //! history kept, is answered with a `reset` event: the client must refetch what it shows.
 //! A stream its client does not read is closed by the connection's write timeout.
 
@@ -192,6 +193,9 @@ impl Feed {
                     }
                 }
                 received = self.live.recv() => match received {
+                    // Checked again for every event: once a revocation (or a new role) is
+                    // answered, the keyring has it, and the stream sends nothing more.
+                    Ok(_) if !self.app.keyring().still_holds(&self.caller) => return None,
                     Ok(event) => {
                         if let Some(chunk) = self.emit(&event) {
                             return Some((Ok(chunk), self));

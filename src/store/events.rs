@@ -227,7 +227,10 @@ fn hand_on(
                 }
             }
             Err(err) => {
-                tracing::warn!(%err, "reading new events failed; trying again shortly");
+                static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
+                if let Some(left_out) = SAID.now() {
+                    tracing::warn!(%err, left_out, "reading new events failed; trying again shortly");
+                }
                 return;
             }
         }

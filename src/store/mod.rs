@@ -104,9 +104,9 @@ pub enum StoreError {
     /// The store is shutting down.
     #[error("the store is shutting down")]
     Closed,
-    /// The disk is full or failing: nothing of the request was saved; it may be retried
-    /// once space is freed.
-    #[error("the store cannot save changes right now (the disk is full or failing); nothing was saved, try again shortly")]
+    /// The disk is full or failing, or the PostgreSQL server cannot be reached: nothing of the
+    /// request was saved; it may be retried once space is freed or the database is back.
+    #[error("{}", unavailable_message(.0))]
     Unavailable(String),
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
@@ -116,6 +116,17 @@ pub enum StoreError {
     /// message is one sentence for the person starting the program.
     #[error("{0}")]
     Refused(String),
+}
+
+/// What a client is told when the store cannot save: the cause an owner should look at.
+fn unavailable_message(why: &str) -> &'static str {
+    if why.contains("PostgreSQL") && !why.contains("(53100)") {
+        "the store cannot save changes right now (its PostgreSQL database cannot be reached); \
+         nothing was saved, try again shortly"
+    } else {
+        "the store cannot save changes right now (the disk is full or failing); nothing was \
+         saved, try again shortly"
+    }
 }
 
 impl From<rusqlite::Error> for StoreError {

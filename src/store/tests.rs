@@ -751,3 +751,22 @@ fn wrong_pins_spread_over_more_than_the_window_do_not_lock_and_a_right_one_clear
     assert_eq!(locked, None, "the right PIN forgot the four wrong ones");
     close([a, b]);
 }
+
+#[test]
+fn the_unavailable_answer_names_the_disk_on_sqlite_and_the_database_on_postgresql() {
+    let disk = StoreError::Unavailable("database or disk is full".into()).to_string();
+    assert!(disk.contains("the disk is full or failing"), "{disk}");
+    for why in [
+        "PostgreSQL: error connecting to server",
+        "the connection to PostgreSQL was lost; the transaction was undone",
+    ] {
+        let told = StoreError::Unavailable(why.into()).to_string();
+        assert!(
+            told.contains("PostgreSQL database cannot be reached"),
+            "{told}"
+        );
+        assert!(!told.contains("disk"), "{told}");
+    }
+    let pg_disk = StoreError::Unavailable("PostgreSQL: could not extend file (53100)".into());
+    assert!(pg_disk.to_string().contains("disk is full"));
+}

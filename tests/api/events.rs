@@ -24,7 +24,10 @@ struct Feed {
 
 impl Feed {
     async fn open(app: &TestApp, last_event_id: Option<i64>) -> Self {
-        let mut req = app.request(Method::GET, "/events");
+        Self::open_with(app.request(Method::GET, "/events"), last_event_id).await
+    }
+
+    async fn open_with(mut req: reqwest::RequestBuilder, last_event_id: Option<i64>) -> Self {
         if let Some(id) = last_event_id {
             req = req.header("Last-Event-ID", id.to_string());
         }
@@ -75,6 +78,39 @@ impl Feed {
         .await
         .expect("no event in time")
     }
+}
+
+#[tokio::test]
+async fn a_revoked_keys_stream_delivers_nothing_made_after_the_revocation_is_answered() {
+    let app = TestApp::spawn().await;
+    let (id, secret) = app.key_with_id("readonly", "free").await;
+    let mut feed = Feed::open_with(app.request_as(&secret, Method::GET, "/events"), None).await;
+    app.category("Before").await;
+    assert_eq!(
+        feed.next(Duration::from_secs(5)).await.event,
+        "category.created"
+    );
+
+    assert_eq!(app.delete(&format!("/admin/keys/{id}")).await.status(), 204);
+    for n in 0..5 {
+        app.category(&format!("After {n}")).await;
+    }
+    let rest = tokio::time::timeout(Duration::from_secs(10), async {
+        let mut rest = std::mem::take(&mut feed.buffer);
+        while let Some(chunk) = feed.stream.next().await {
+            match chunk {
+                Ok(chunk) => rest.push_str(&String::from_utf8_lossy(&chunk)),
+                Err(_) => break,
+            }
+        }
+        rest
+    })
+    .await
+    .expect("the revoked key's stream ended");
+    assert!(
+        !rest.contains("After"),
+        "delivered after the revocation: {rest}"
+    );
 }
 
 #[tokio::test]
