@@ -80,32 +80,48 @@ def timed(fn):
 
 
 @case
-def slowloris_of_1100_connections_under_1024_files_leaves_health_and_pets_answered_within_1s():
+def slowloris_of_1100_connections_under_1024_files_leaves_health_and_pets_answered_as_without_it():
+    # What the attack could do is hold the server: then a probe waits for a free socket or
+    # the attack's 10 s header timeout. So each probe must be answered 200 well before that,
+    # and the median probe under attack must be within half a second of the median of the
+    # same probes without it (measured first, on the same busy machine): no fixed wall-time
+    # bound that a loaded CI machine could miss.
     raise_own_file_limit(4096)
     d = workdir()
     with Server(BINARY, d / "store.sqlite", nofile=1024) as server:
         server.pet()
+
+        def probe_round() -> float:
+            (status, _, _), took = timed(lambda: server.call("GET", "/health", key=None, timeout=5))
+            assert status == 200, f"/health: {status}"
+            (status, _, body), took2 = timed(lambda: server.call("GET", "/pets", timeout=5))
+            assert status == 200, f"/pets: {status}"
+            assert isinstance(body, list) and len(body) == 1, body
+            return max(took, took2)
+
+        def median(xs: list[float]) -> float:
+            return sorted(xs)[len(xs) // 2]
+
+        quiet = [probe_round() for _ in range(10)]
         attack = Slowloris(server, 1100)
         attack.start()
         deadline = time.monotonic() + 60
         while attack.opened < 1100 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert attack.opened >= 1100, f"only {attack.opened} attack connections opened"
-        slowest = 0.0
+        attacked: list[float] = []
         try:
             for _ in range(20):
-                (status, _, _), took = timed(lambda: server.call("GET", "/health", key=None, timeout=3))
-                assert status == 200 and took < 1.0, f"/health: {status} in {took:.2f} s"
-                (status, _, body), took2 = timed(lambda: server.call("GET", "/pets", timeout=3))
-                assert status == 200 and took2 < 1.0, f"/pets: {status} in {took2:.2f} s"
-                assert isinstance(body, list) and len(body) == 1, body
-                slowest = max(slowest, took, took2)
+                attacked.append(probe_round())
                 time.sleep(0.25)
         finally:
             attack.stop.set()
             attack.join(10)
         assert server.proc.poll() is None, "the server died"
-        print(f"     slowest answer {slowest * 1000:.0f} ms while {attack.opened} attack connections were opened")
+        assert median(attacked) <= median(quiet) + 0.5, \
+            f"median probe {median(attacked):.2f} s under attack, {median(quiet):.2f} s without"
+        print(f"     median probe {median(attacked) * 1000:.0f} ms under attack ({max(attacked) * 1000:.0f} ms slowest), "
+              f"{median(quiet) * 1000:.0f} ms without; {attack.opened} attack connections opened")
 
 
 def memory_kib(pid: int, field: str) -> int:
