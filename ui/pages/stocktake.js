@@ -1,14 +1,43 @@
 //! Stocktake, made for a tablet: open a count, scan or search a pet, type what is on the
 //! shelf, see the difference from what the store expected, and apply the counts when done.
 //! Sales made while counting are kept: the server applies each count plus what moved since.
+//!
+//! Made for a scanner: Start puts the keyboard in the scan box; after a count is saved it goes
+//! back there. A scan that lands in the count box (the clerk typed the count, then scanned the
+//! next pet without pressing Enter) is taken as "save this count, then count the scanned pet".
+//! A count far from what the store expects (670 for 67) is asked about once before it is saved,
+//! and the pets not counted yet are listed.
 
 import * as api from '../api.js';
 import { h, field, replace } from '../dom.js';
 import { confirmAction } from '../dialog.js';
 import { notify, notifyError } from '../notify.js';
+import { explain } from '../messages.js';
 import { scanBox } from '../scan.js';
 import { table, pageHeader } from '../widgets.js';
 import { signed, shortTime, matchesWords } from '../format.js';
+import { unlikelyCount } from '../rules.js';
+
+/** The most a count can be (the store's stock bound). */
+const COUNT_MAX = 1_000_000;
+
+/**
+ * A count box's text read as "count, then a scanned code": the scanner's digits come after
+ * what the clerk typed. The code is the longest GTIN-sized tail (8, 12, 13 or 14 digits) that
+ * `known` accepts; null when the text is a plain count.
+ * @param {string} text
+ * @param {(code: string) => boolean} known
+ * @returns {{ count: string, code: string } | null}
+ */
+export function splitScan(text, known) {
+  if (!/^\d{8,}$/.test(text)) return null;
+  for (const n of [14, 13, 12, 8]) {
+    if (text.length < n) continue;
+    const code = text.slice(text.length - n);
+    if (known(code)) return { count: text.slice(0, text.length - n), code };
+  }
+  return null;
+}
 
 /**
  * @typedef {import('../types.js').Pet} Pet
@@ -48,43 +77,91 @@ export function mount(ctx) {
     results,
   );
 
+  /** The pet with this barcode (or SKU), from the page's list. @param {string} code */
+  const byCode = (code) => [...pets.values()].find((p) => p.barcode === code || (p.sku ?? '').toLowerCase() === code.toLowerCase());
+
   /** @param {Pet} pet */
   async function pick(pet) {
     picked = pet;
     search.value = '';
     replace(matches);
-    let expected = '…';
+    /** @type {number | undefined} */
+    let expected;
     try {
-      expected = String((await api.get(`/store/inventory/${pet.id}`)).quantity);
+      expected = (await api.get(`/store/inventory/${pet.id}`)).quantity;
     } catch (err) {
       notifyError(err);
     }
     const line = current?.lines.find((l) => l.petId === pet.id);
     const input = /** @type {HTMLInputElement} */ (h('input', {
-      id: 'st-counted', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1',
-      value: line ? String(line.counted) : '', autocomplete: 'off', class: 'big-number',
+      id: 'st-counted', type: 'text', inputmode: 'numeric', autocomplete: 'off', class: 'big-number',
+      value: line ? String(line.counted) : '', 'aria-describedby': 'st-count-problem',
     }));
-    const save = async () => {
-      if (!current || input.value === '') return;
+    // The refusal or the second look, under the box it is about.
+    const problem = h('p', { id: 'st-count-problem', class: 'form-error', role: 'alert', hidden: true });
+    /** The count a second look was asked for, so the same number again saves it. */
+    let confirmed = '';
+    /** @param {string} text */
+    const refuse = (text) => {
+      problem.textContent = text;
+      problem.hidden = false;
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+      input.select();
+    };
+    input.addEventListener('input', () => {
+      problem.hidden = true;
+      input.removeAttribute('aria-invalid');
+    });
+    /** Saves the count in the box (or `typed`); then the next scanned pet, if one came. @param {string} [typed] @param {Pet} [next] */
+    const save = async (typed, next) => {
+      if (!current) return;
+      const text = (typed ?? input.value).trim();
+      if (text === '' && next) { void pick(next); return; }
+      const n = Number(text);
+      if (text === '' || !/^\d+$/.test(text) || n > COUNT_MAX) {
+        refuse(`A count is a whole number from 0 to ${COUNT_MAX.toLocaleString('en-US')}${text ? `, not ${text.slice(0, 20)}` : ''}.`);
+        return;
+      }
+      if (expected !== undefined && unlikelyCount(expected, n) && confirmed !== text) {
+        confirmed = text;
+        input.value = text;
+        refuse(`${n.toLocaleString('en-US')} is far from the ${expected} the store expects. Check the shelf, then press Save count again to keep it.`);
+        return;
+      }
       try {
-        const saved = /** @type {Line} */ (await api.put(`/store/stocktakes/${current.id}/lines/${pet.id}`, { counted: Number(input.value) }));
+        const saved = /** @type {Line} */ (await api.put(`/store/stocktakes/${current.id}/lines/${pet.id}`, { counted: n }));
         notify(`${pet.name}: counted ${saved.counted}, ${saved.variance === 0 ? 'as expected' : `${signed(saved.variance)} against ${saved.expected} expected`}.`, saved.variance === 0 ? 'ok' : 'info', { group: 'count' });
         picked = null;
         replace(counter);
         await ctx.refresh();
-        scan.input.focus();
+        if (next) void pick(next);
+        else scan.input.focus();
       } catch (err) {
-        notifyError(err);
+        refuse(explain(err, { name: pet.name }));
       }
     };
-    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); save(); } });
+    input.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      // The next pet scanned into this box: save what was typed before it, then count that pet.
+      const scanned = splitScan(input.value.trim(), (code) => Boolean(byCode(code)));
+      const next = scanned ? byCode(scanned.code) : undefined;
+      if (scanned && next) {
+        if (next.id === pet.id) { input.value = scanned.count; return; }
+        void save(scanned.count, next);
+        return;
+      }
+      void save();
+    });
     replace(counter,
       h('h2', { id: 'st-pet' }, pet.name),
-      h('p', { class: 'muted' }, `The store expects ${expected}.${line ? ` Counted ${line.counted} before.` : ''}`),
+      h('p', { class: 'muted' }, `The store expects ${expected ?? '…'}.${line ? ` Counted ${line.counted} before.` : ''}`),
       field('Counted on the shelf', input),
+      problem,
       h('div', { class: 'row-actions' },
-        h('button', { type: 'button', class: 'btn btn-primary btn-big', onclick: save }, 'Save count'),
-        h('button', { type: 'button', class: 'btn btn-big', onclick: () => { picked = null; replace(counter); } }, 'Cancel')),
+        h('button', { type: 'button', class: 'btn btn-primary btn-big', onclick: () => void save() }, 'Save count'),
+        h('button', { type: 'button', class: 'btn btn-big', onclick: () => { picked = null; replace(counter); scan.input.focus(); } }, 'Cancel')),
     );
     input.focus();
   }
@@ -104,6 +181,7 @@ export function mount(ctx) {
       state.id = created.id;
       notify('Stocktake started: scan or search each pet and type what is on the shelf.', 'ok');
       await ctx.refresh();
+      scan.input.focus();
     } catch (err) {
       notifyError(err);
     }
@@ -161,11 +239,20 @@ export function mount(ctx) {
       h('td', { class: 'muted' }, shortTime(l.countedAt)),
       h('td', {}, h('button', { type: 'button', class: 'btn', onclick: () => { const p = pets.get(l.petId); if (p) pick(p); } }, 'Recount')),
     ));
+    // What is still to count: every pet not counted yet, those the store expects on the shelf first.
+    const counted = new Set(st.lines.map((l) => l.petId));
+    const left = [...pets.values()].filter((p) => !counted.has(p.id));
+    const notYet = left.length === 0 ? h('p', { class: 'muted st-left' }, 'Every pet is counted.')
+      : h('details', { class: 'st-left' },
+        h('summary', {}, `Not counted yet: ${left.length}`),
+        h('ul', { class: 'st-left-list' }, left.slice(0, 500).map((p) => h('li', {},
+          h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => pick(p) }, p.name)))));
     replace(results,
       h('p', { class: 'muted' }, `Stocktake #${st.id}, started ${shortTime(st.createdAt)}. ${st.lines.length} counted.`),
       h('div', { class: 'st-find' }, scan.el, field('Or search a pet', search), matches),
       counter,
-      table('Counted pets', ['Pet', { label: 'Counted', class: 'num' }, { label: 'Expected', class: 'num' }, { label: 'Difference', class: 'num' }, 'When', ''], rows, 'Nothing counted yet.'),
+      table('Counted pets', ['Pet', { label: 'Counted', class: 'num' }, { label: 'Expected', class: 'num' }, { label: 'Difference', class: 'num' }, 'When', 'Recount'], rows, 'Nothing counted yet.'),
+      notYet,
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'btn btn-primary btn-big', id: 'st-apply', disabled: st.lines.length === 0, onclick: apply }, 'Apply counts'),
         h('button', { type: 'button', class: 'btn btn-danger-quiet btn-big', onclick: discard }, 'Discard')),
