@@ -145,3 +145,48 @@ export function pawMark(size = 24) {
   }
   return svg;
 }
+
+/**
+ * A row's less used actions behind one "More" button: a small panel of buttons that opens
+ * under it (over the rows below, not inside the row, so the row stays one line tall), closes
+ * on Escape, on a click elsewhere, on scrolling, or once an action is chosen.
+ * @param {string} name  what the row is about, for the button's accessible name
+ * @param {Array<HTMLElement | null>} items  the actions (null ones are left out)
+ */
+export function rowMenu(name, items) {
+  const actions = /** @type {HTMLElement[]} */ (items.filter(Boolean));
+  const id = `menu-${Math.random().toString(36).slice(2)}`;
+  const panel = h('div', { class: 'row-menu-panel', id, hidden: true, role: 'group', 'aria-label': `More for ${name}` }, actions);
+  const button = /** @type {HTMLButtonElement} */ (h('button', {
+    type: 'button', class: 'btn row-menu-button', 'aria-expanded': 'false', 'aria-controls': id,
+  }, 'More', h('span', { class: 'sr-only' }, ` for ${name}`), h('span', { 'aria-hidden': 'true', class: 'row-menu-caret' }, '▾')));
+  /** @param {boolean} [refocus] */
+  const close = (refocus = false) => {
+    if (panel.hidden) return;
+    panel.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+    document.removeEventListener('pointerdown', outside, true);
+    window.removeEventListener('scroll', onScroll, true);
+    if (refocus) button.focus();
+  };
+  /** @param {Event} e */
+  const outside = (e) => { if (!wrap.contains(/** @type {Node} */ (e.target))) close(); };
+  const onScroll = () => close();
+  const open = () => {
+    const r = button.getBoundingClientRect();
+    panel.hidden = false;
+    const w = panel.offsetWidth;
+    const below = r.bottom + panel.offsetHeight + 8 <= window.innerHeight;
+    panel.style.left = `${Math.max(8, Math.min(r.right - w, window.innerWidth - w - 8))}px`;
+    panel.style.top = below ? `${r.bottom + 4}px` : `${Math.max(8, r.top - panel.offsetHeight - 4)}px`;
+    button.setAttribute('aria-expanded', 'true');
+    document.addEventListener('pointerdown', outside, true);
+    window.addEventListener('scroll', onScroll, true);
+    /** @type {HTMLElement | undefined} */ (panel.querySelector('button'))?.focus();
+  };
+  button.addEventListener('click', () => (panel.hidden ? open() : close(true)));
+  panel.addEventListener('keydown', (e) => { if (/** @type {KeyboardEvent} */ (e).key === 'Escape') { e.stopPropagation(); e.preventDefault(); close(true); } });
+  panel.addEventListener('click', (e) => { if (/** @type {HTMLElement} */ (e.target).closest('button')) close(); });
+  const wrap = h('div', { class: 'row-menu' }, button, panel);
+  return wrap;
+}

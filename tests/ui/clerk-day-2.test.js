@@ -390,4 +390,47 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('shows at least eight pets per screen at 1280×800 and six on a tablet, less used actions under More', async () => {
+    const birds = (await admin.post('/categories', { name: 'Birds' })).id;
+    for (let i = 1; i <= 14; i += 1) {
+      const p = await admin.post('/pets', { name: `Zebra finch ${String(i).padStart(2, '0')}`, categoryId: birds, status: 'available', sku: `ZF-${i}`, barcode: ean13(`30000000${String(i).padStart(4, '0')}`), price: 1999 });
+      await admin.put(`/store/inventory/${p.id}`, { quantity: i });
+    }
+    const { context, page, errors } = await signedIn('#/pets', { viewport: { width: 1280, height: 800 } });
+    await page.getByLabel('Search name or category').fill('zebra finch');
+    const rows = page.locator('tr[data-pet-id]');
+    await rows.filter({ hasText: 'Zebra finch 14' }).waitFor();
+    const fullyVisible = () => page.evaluate(() => [...document.querySelectorAll('tr[data-pet-id]')]
+      .filter((tr) => { const r = tr.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }).length);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const desktop = await fullyVisible();
+    await page.screenshot({ path: path.join(shots, 'desktop-pets-dense.png') });
+    assert.ok(desktop >= 8, `${desktop} rows fully visible at 1280×800`);
+    assert.deepEqual(await violations(page), []);
+    await page.screenshot({ path: path.join(shots, 'desktop-pets-dense.png') });
+
+    // Set count, History and Edit wait under More; the panel opens over the rows below.
+    const row = rows.filter({ hasText: 'Zebra finch 03' });
+    await row.getByRole('button', { name: 'More for Zebra finch 03' }).click();
+    await page.getByRole('group', { name: 'More for Zebra finch 03' }).getByRole('button', { name: 'Set count of Zebra finch 03' }).click();
+    await page.getByRole('dialog').getByText('Set count', { exact: false }).first().waitFor();
+    await page.keyboard.press('Escape');
+    await row.getByRole('button', { name: 'More for Zebra finch 03' }).click();
+    assert.deepEqual(await violations(page), []);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.getByRole('group', { name: 'More for Zebra finch 03' }).isVisible(), false);
+
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const tablet = await fullyVisible();
+    await page.screenshot({ path: path.join(shots, 'tablet-pets-dense.png') });
+    assert.ok(tablet >= 6, `${tablet} rows fully visible at 820×1180`);
+    const overflow = await page.evaluate(() => Math.max(document.documentElement.scrollWidth - window.innerWidth,
+      ...[...document.querySelectorAll('.table-wrap')].map((w) => w.scrollWidth - w.clientWidth)));
+    assert.ok(overflow <= 0, `nothing wider than the tablet, the table included (${overflow} px over)`);
+    assert.deepEqual(await violations(page), []);
+    await page.screenshot({ path: path.join(shots, 'tablet-pets-dense.png') });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

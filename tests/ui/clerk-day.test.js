@@ -118,6 +118,7 @@ describe('a clerk’s day without surprises', () => {
       await withShot(page, `set-count-${size.name}`, async () => {
         const row = page.locator(`tr[data-pet-id="${guppy.id}"]`);
         const act = hands(page);
+        await act.click(row.getByRole('button', { name: `More for ${guppy.name}` }));
         await act.click(row.getByRole('button', { name: `Set count of ${guppy.name}` }));
         await act.type('30');
         await act.press('Enter');
@@ -126,6 +127,7 @@ describe('a clerk’s day without surprises', () => {
         assert.ok(act.count <= 8, `set a count in ${act.count} actions`);
         await row.locator('.stock', { hasText: /^30$/ }).waitFor();
 
+        await row.getByRole('button', { name: `More for ${guppy.name}` }).click();
         await row.getByRole('button', { name: `Set count of ${guppy.name}` }).click();
         await page.keyboard.type('3000');
         await page.keyboard.press('Enter');
@@ -230,6 +232,7 @@ describe('a clerk’s day without surprises', () => {
         assert.ok(act.count <= 10, `adjusted +3 with a reason in ${act.count} actions`);
         await row.locator('.stock', { hasText: /^43$/ }).waitFor();
 
+        await row.getByRole('button', { name: `More for ${neon.name}` }).click();
         await row.getByRole('button', { name: `History of ${neon.name}` }).click();
         const entry = page.getByRole('dialog').locator('tr', { hasText: 'Delivery' });
         await entry.waitFor();

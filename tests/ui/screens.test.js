@@ -139,12 +139,14 @@ describe('every screen, checked by axe-core and photographed', () => {
       await dialog.getByRole('button', { name: 'Delivery' }).click();
       await shot('adjust-dialog');
       await page.keyboard.press('Escape');
+      await row.getByRole('button', { name: 'More for Guppy' }).click();
       await row.getByRole('button', { name: 'Set count of Guppy' }).click();
       await page.keyboard.type('1430');
       await page.keyboard.press('Enter');
       await dialog.locator('.warning').waitFor();
       await shot('set-count-second-look');
       await page.keyboard.press('Escape');
+      await row.getByRole('button', { name: 'More for Guppy' }).click();
       await row.getByRole('button', { name: 'History of Guppy' }).click();
       await dialog.locator('tbody tr').first().waitFor();
       await shot('history-dialog');

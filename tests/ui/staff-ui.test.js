@@ -140,6 +140,7 @@ describe('the staff UI', () => {
   });
 
   step('sets the stock of the new pet', async () => {
+    await petRow().getByRole('button', { name: `More for ${pet.name}` }).click();
     await petRow().getByRole('button', { name: `Set count of ${pet.name}` }).click();
     await dialog().getByLabel('Counted quantity').fill('2');
     await dialog().getByLabel('Reason (optional)').fill('First stock take');
@@ -189,6 +190,7 @@ describe('the staff UI', () => {
     await dialog().waitFor({ state: 'detached' });
     await petRow().locator('.stock', { hasText: /^5$/ }).waitFor();
 
+    await petRow().getByRole('button', { name: `More for ${pet.name}` }).click();
     await petRow().getByRole('button', { name: `History of ${pet.name}` }).click();
     const entry = dialog().locator('tr', { hasText: 'Delivery from supplier' });
     await entry.waitFor();
@@ -200,6 +202,7 @@ describe('the staff UI', () => {
   });
 
   step('asks again about an unlikely count, then says in plain words why the server refused it', async () => {
+    await petRow().getByRole('button', { name: `More for ${pet.name}` }).click();
     await petRow().getByRole('button', { name: `Set count of ${pet.name}` }).click();
     await dialog().getByLabel('Counted quantity').fill('2000000');
     await dialog().getByLabel('Reason (optional)').fill('Miscounted?');
@@ -377,6 +380,7 @@ describe('the staff UI', () => {
 
   step('edits a pet, and says in plain words why a category in use cannot be deleted', async () => {
     await go('Pets');
+    await petRow().getByRole('button', { name: `More for ${pet.name}` }).click();
     await petRow().getByRole('button', { name: `Edit ${pet.name}` }).click();
     await dialog().getByLabel('Name', { exact: true }).fill('Biscuit the Second');
     await dialog().getByLabel('Status').selectOption('');

@@ -9,7 +9,7 @@ import { openDialog, confirmAction, formValues } from '../dialog.js';
 import { notify, notifyError } from '../notify.js';
 import { categoryNames, inventoryFor } from '../lookups.js';
 import { quickAdjust, openSetCount, openAdjust, openHistory, isLow, statusCell } from '../stock.js';
-import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
+import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly, rowMenu } from '../widgets.js';
 import { scanBox } from '../scan.js';
 import { exportPets, openImport } from '../transfer.js';
 import { formatPrice, parsePrice, priceInput, loadProfile, currentProfile } from '../money.js';
@@ -213,9 +213,13 @@ export function mount(ctx) {
           )
           : null,
         canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-adj`, onclick: () => openAdjust(pet, shown.get(pet.id)?.item?.quantity ?? qty) }, 'Adjust', srOnly(` ${n}`)) : null,
-        canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, shown.get(pet.id)?.item?.quantity ?? qty) }, 'Set count', srOnly(` of ${n}`)) : null,
-        h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${n}`)),
-        canEdit ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-edit`, onclick: () => openPetForm(pet) }, 'Edit', srOnly(` ${n}`)) : null,
+        // The less used actions wait behind "More", so a row stays one line tall.
+        ...(() => {
+          const setCount = canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, shown.get(pet.id)?.item?.quantity ?? qty) }, 'Set count', srOnly(` of ${n}`)) : null;
+          const history = h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${n}`));
+          const edit = canEdit ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-edit`, onclick: () => openPetForm(pet) }, 'Edit', srOnly(` ${n}`)) : null;
+          return setCount || edit ? [rowMenu(n, [setCount, history, edit])] : [history];
+        })(),
       ),
     );
   }
