@@ -190,7 +190,6 @@ describe('the staff UI', () => {
     await dialog().waitFor({ state: 'detached' });
     await petRow().locator('.stock', { hasText: /^5$/ }).waitFor();
 
-    await petRow().getByRole('button', { name: `More for ${pet.name}` }).click();
     await petRow().getByRole('button', { name: `History of ${pet.name}` }).click();
     const entry = dialog().locator('tr', { hasText: 'Delivery from supplier' });
     await entry.waitFor();
@@ -202,7 +201,6 @@ describe('the staff UI', () => {
   });
 
   step('asks again about an unlikely count, then says in plain words why the server refused it', async () => {
-    await petRow().getByRole('button', { name: `More for ${pet.name}` }).click();
     await petRow().getByRole('button', { name: `Set count of ${pet.name}` }).click();
     await dialog().getByLabel('Counted quantity').fill('2000000');
     await dialog().getByLabel('Reason (optional)').fill('Miscounted?');
