@@ -29,7 +29,9 @@ window.addEventListener("load", () => {
     validatorUrl: null,
     // Never load another description named in the page's query string.
     queryConfigEnabled: false,
-    deepLinking: true,
+    // Deep links put a link inside each operation's summary button (nested controls that a
+    // screen reader cannot reach); the summaries work without them.
+    deepLinking: false,
     displayOperationId: true,
     displayRequestDuration: true,
     showExtensions: true,
@@ -42,4 +44,53 @@ window.addEventListener("load", () => {
     plugins: [tryItOutSwitch],
     layout: "BaseLayout",
   });
+  nameTheSelects();
 });
+
+/**
+ * Gives every drop-down the reference draws without a label (the server list, the media
+ * types) a name a screen reader can say, now and as operations are opened.
+ */
+function nameTheSelects() {
+  const names = { servers: "Server" };
+  const name = () => {
+    for (const select of document.querySelectorAll("select:not([aria-label])")) {
+      const near = select.closest("label, .parameters-col_description, .response-control-media-type, .body-param-content-type");
+      const text = names[select.id] || (near && near.textContent.trim().split("\n")[0].slice(0, 60)) || "Choose a value";
+      select.setAttribute("aria-label", text);
+    }
+  };
+  // The parts drawn outside the reference's own main landmark get landmarks of their own.
+  const regions = {
+    ".information-container": "About this interface",
+    ".schemes-server-container": "Servers and authorization",
+  };
+  const mark = () => {
+    // Each opened operation's responses table is a region: named after the operation, so the
+    // landmarks can be told apart.
+    for (const section of document.querySelectorAll("[id$='_responses'][role='region']:not([aria-label])")) {
+      section.setAttribute("aria-label", `Responses of ${section.id.replace(/_responses$/, "").replace(/_/g, " ")}`);
+    }
+    for (const [selector, label] of Object.entries(regions)) {
+      const el = document.querySelector(selector);
+      if (el && !el.hasAttribute("role")) {
+        el.setAttribute("role", "region");
+        el.setAttribute("aria-label", label);
+      }
+    }
+  };
+  // The Authorize box: a named dialog, a named close button, buttons named as they read.
+  const modal = () => {
+    const box = document.querySelector(".modal-ux");
+    if (box && !box.hasAttribute("role")) {
+      box.setAttribute("role", "dialog");
+      box.setAttribute("aria-modal", "true");
+      box.setAttribute("aria-label", "Authorize");
+    }
+    for (const close of document.querySelectorAll(".close-modal:not([aria-label])")) close.setAttribute("aria-label", "Close");
+    for (const button of document.querySelectorAll(".modal-ux .authorize[aria-label]")) button.removeAttribute("aria-label");
+  };
+  const both = () => { name(); mark(); modal(); };
+  both();
+  new MutationObserver(both).observe(document.getElementById("reference"), { childList: true, subtree: true });
+}

@@ -5,7 +5,8 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
@@ -13,6 +14,16 @@ import { launchBrowser, openPage } from './lib/browser.js';
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 mkdirSync(shots, { recursive: true });
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations (its default rules), by rule and first nodes. @param {import('playwright-core').Page} page */
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  return /** @type {string[]} */ (await page.evaluate(async () => {
+    const res = await /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] });
+    return res.violations.map((/** @type {any} */ v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 2).map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
+  }));
+}
 
 describe('the /docs reference page', () => {
   /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -77,5 +88,32 @@ describe('the /docs reference page', () => {
     assert.equal((await status.innerText()).trim(), '200');
     await pets.locator('.live-responses-table').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(shots, 'docs-try-it.png') });
+  });
+  it('passes axe at 1280×800 and on a tablet, operations and the Authorize box open, and links back to the staff screens', async () => {
+    // A page of its own that may inject axe-core (the page's policy allows only its own scripts).
+    const checked = await openPage(browser, { bypassCSP: true });
+    const p = checked.page;
+    await p.goto(`${server.base}/docs`);
+    await p.locator('#operations-Store-listOrders').waitFor();
+    for (const size of [{ width: 1280, height: 800 }, { width: 820, height: 1180 }]) {
+      await p.setViewportSize(size);
+      assert.deepEqual(await violations(p), [], `the page at ${size.width}×${size.height}`);
+    }
+    await p.setViewportSize({ width: 1280, height: 800 });
+    const pets = p.locator('#operations-Pets-listPets');
+    await pets.locator('.opblock-summary-control').click();
+    await pets.locator('.parameters-container').waitFor();
+    await p.locator('#operations-Pets-createPet .opblock-summary-control').click();
+    await p.locator('#operations-Pets-createPet .parameters-container, #operations-Pets-createPet .opblock-description-wrapper').first().waitFor();
+    assert.deepEqual(await violations(p), [], 'with operations open');
+    await p.locator('.auth-wrapper .authorize').click();
+    await p.locator('.modal-ux').waitFor();
+    assert.deepEqual(await violations(p), [], 'with the Authorize box open');
+    await p.keyboard.press('Escape');
+    await p.locator('.modal-ux .btn-done, .modal-ux .close-modal').first().click().catch(() => {});
+    const back = p.getByRole('link', { name: '← Back to the staff screens' });
+    assert.equal(await back.getAttribute('href'), '/');
+    assert.deepEqual(checked.errors, []);
+    await checked.context.close();
   });
 });
