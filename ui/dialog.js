@@ -131,18 +131,22 @@ function showError(form, box, err, context) {
  * @param {() => Promise<unknown>} o.onConfirm
  * @param {import('./messages.js').ErrorContext} [o.context]
  * @param {import('./dom.js').Child[]} [o.extra]
+ * @param {boolean} [o.offer]  an offer, not a risk: a plain button, and the keyboard on "no",
+ *   so a scanner's next Enter does not accept it
  */
 export function confirmAction(o) {
-  return openDialog({
+  const handle = openDialog({
     title: o.title,
     body: [h('p', {}, o.message), ...(o.extra ?? [])],
     submitLabel: o.confirmLabel,
     cancelLabel: o.cancelLabel,
     context: o.context,
-    danger: true,
+    danger: !o.offer,
     size: 'narrow',
     onSubmit: () => o.onConfirm(),
   });
+  if (o.offer) /** @type {HTMLElement | null} */ (handle.form.querySelector('button[value="cancel"]'))?.focus();
+  return handle;
 }
 
 /**

@@ -435,4 +435,38 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('adds a pet for an unknown barcode in at most 20 actions, and the offer does not take the scanner’s Enter', async () => {
+    const { context, page, errors } = await signedIn('#/pets', { viewport: { width: 1280, height: 800 } });
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    const code = ean13('501234567890');
+    let actions = 0;
+    const click = async (/** @type {import('playwright-core').Locator} */ l) => { actions += 1; await l.click(); };
+    const type = async (/** @type {string} */ t) => { actions += t.length; await page.keyboard.type(t); };
+    await click(page.getByLabel('Scan a barcode'));
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    const offer = page.getByRole('dialog', { name: `No pet has ${code}` });
+    await offer.waitFor();
+    // A second Enter from the scanner lands on "Not now", never on the offer.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Not now');
+    assert.deepEqual(await violations(page), []);
+    await click(offer.getByRole('button', { name: 'Add a pet with it' }));
+    const form = page.getByRole('dialog', { name: 'Add a pet' });
+    await form.getByLabel('Name', { exact: true }).waitFor();
+    await type('Budgie');
+    actions += 2; await form.getByLabel('Category', { exact: true }).selectOption({ label: 'Fish' });
+    await click(form.getByLabel(/^Price/));
+    await type('12.50');
+    await click(form.getByLabel('In stock now'));
+    await type('4');
+    actions += 1; await page.keyboard.press('Enter');
+    await form.waitFor({ state: 'detached' });
+    assert.ok(actions <= 20, `unknown barcode to a pet on the shelf in ${actions} actions`);
+    const [budgie] = await admin.get(`/pets?barcode=${code}`);
+    assert.equal(budgie.name, 'Budgie');
+    assert.equal(budgie.price, 1250);
+    assert.equal((await admin.get(`/store/inventory/${budgie.id}`)).quantity, 4);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

@@ -91,6 +91,7 @@ export function mount(ctx) {
         message: `Add a pet with the ${kind === 'barcode' ? 'barcode' : 'SKU'} ${code}?`,
         confirmLabel: 'Add a pet with it',
         cancelLabel: 'Not now',
+        offer: true,
         onConfirm: async () => { setTimeout(() => openPetForm(null, kind === 'barcode' ? { barcode: code } : { sku: code }), 0); },
       });
     },
@@ -139,6 +140,8 @@ export function mount(ctx) {
     const currency = currentProfile().currency;
     const price = h('input', { id: uid('price'), name: 'price', type: 'text', inputmode: 'decimal', autocomplete: 'off', value: priceInput(pet?.price), placeholder: formatPrice(0) });
     const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1', value: '0' });
+    // A tap on the box selects its 0, so typing 4 gives 4, not 04.
+    stock?.addEventListener('focus', () => /** @type {HTMLInputElement} */ (stock).select());
     // Delete lives in the Edit dialog, away from the row's stock buttons.
     const remove = pet
       ? h('button', { type: 'button', class: 'btn btn-danger-quiet dialog-aside', onclick: () => { handle.close(); deletePet(pet); } }, `Delete ${pet.name}…`)
