@@ -469,4 +469,30 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('sets a reorder point and opens the low list in at most 10 actions', async () => {
+    const shrimp = await admin.post('/pets', { name: 'Cherry shrimp', categoryId: cat.Fish, status: 'available' });
+    await admin.put(`/store/inventory/${shrimp.id}`, { quantity: 25 });
+    const { context, page, errors } = await signedIn('#/pets', { viewport: { width: 1280, height: 800 } });
+    await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
+    let actions = 0;
+    const click = async (/** @type {import('playwright-core').Locator} */ l) => { actions += 1; await l.click(); };
+    await click(page.getByRole('link', { name: 'Inventory', exact: true }));
+    await page.getByRole('heading', { level: 1, name: 'Inventory', exact: true }).waitFor();
+    // The page puts the keyboard in its search box.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'search');
+    actions += 4; await page.keyboard.type('cher');
+    const box = page.getByLabel('Reorder point of Cherry shrimp');
+    await click(box);
+    actions += 2; await page.keyboard.type('40');
+    actions += 1; await page.keyboard.press('Enter');
+    await page.waitForFunction(async (id) => {
+      const r = await fetch(`/store/inventory/${id}`, { headers: { 'X-API-Key': sessionStorage.getItem('petstore.key') ?? '' } });
+      return (await r.json()).reorderPoint === 40;
+    }, shrimp.id);
+    await click(page.locator('#low-stock'));
+    await page.locator('tr', { hasText: 'Cherry shrimp' }).waitFor();
+    assert.ok(actions <= 10, `a reorder point set and the low list open in ${actions} actions`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
