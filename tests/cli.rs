@@ -385,6 +385,44 @@ fn the_default_demo_keeps_its_store_and_backups_apart_from_the_real_shops() {
     );
 }
 
+#[test]
+fn serve_started_before_its_postgresql_database_waits_for_it_and_says_so_without_the_password() {
+    use std::io::{BufRead, BufReader};
+
+    // A port nothing listens on: PostgreSQL "down".
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://shop:Sekr3tPw@127.0.0.1:{port}/petstore");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("PETSTORE_") {
+            command.env_remove(name);
+        }
+    }
+    let mut child = command
+        .args(["--db", &url, "serve", "--bind", "127.0.0.1:0"])
+        .env("PETSTORE_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let said = lines.next().expect("a log line").unwrap();
+    let still_running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        said.contains("cannot be reached yet; trying again"),
+        "{said}"
+    );
+    assert!(said.contains("postgres://shop:***@127.0.0.1"), "{said}");
+    assert!(!said.contains("Sekr3tPw"), "{said}");
+    assert!(still_running, "the server exited instead of waiting");
+}
+
 /// The lines a server prints up to and including the first that starts with `last`.
 fn banner_until(child: &mut std::process::Child, last: &str) -> Vec<String> {
     use std::io::{BufRead, BufReader};

@@ -288,10 +288,14 @@ impl Store {
     }
 
     /// [`Store::open`] for serving: also takes the store's exclusive lock, so a second
-    /// petstore serving the same file is refused while this one has it open.
+    /// petstore serving the same file is refused while this one has it open. On PostgreSQL,
+    /// waits (saying so in the log) while the database server cannot be reached yet.
     pub fn open_exclusive(path: &Path) -> Result<Self> {
         if let Some(url) = postgres_url(path) {
-            // Several processes serving one PostgreSQL database is the point.
+            // Several processes serving one PostgreSQL database is the point. A server may
+            // start before its database (after a power cut): it waits for it.
+            #[cfg(feature = "postgres")]
+            pg::wait_until_reachable(url, &shown(path));
             return Self::open_postgres(url);
         }
         startup::prepare(path)?;

@@ -354,6 +354,48 @@ pub fn column<T: LiteFromSql>(row: &postgres::Row, idx: usize) -> rusqlite::Resu
     })
 }
 
+/// Whether `err` says the PostgreSQL server cannot be reached now (down, starting up or
+/// shutting down), rather than refusing us (a wrong password, no such database).
+fn unreachable(err: &postgres::Error) -> bool {
+    use postgres::error::SqlState;
+    match err.code() {
+        None => err.as_db_error().is_none(),
+        Some(code) => [SqlState::CANNOT_CONNECT_NOW, SqlState::ADMIN_SHUTDOWN].contains(code),
+    }
+}
+
+/// Waits until the PostgreSQL server at `url` can be reached, trying every
+/// [`REACH_EVERY`] and saying so in the log (once, then every 30 s). Returns at once when it
+/// answers, or refuses for any other reason (which opening the store then reports).
+pub fn wait_until_reachable(url: &str, shown: &str) {
+    // The client runs a small runtime of its own, which cannot start on an async worker
+    // thread: try on a plain thread.
+    let (url, shown) = (url.to_owned(), shown.to_owned());
+    let _ = std::thread::spawn(move || wait_here(&url, &shown)).join();
+}
+
+fn wait_here(url: &str, shown: &str) {
+    static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
+    loop {
+        match Session::client_for(url, true) {
+            Err(err) if unreachable(&err) => {
+                if SAID.now().is_some() {
+                    tracing::warn!(
+                        store = %shown,
+                        err = %PgError(err),
+                        "the PostgreSQL database cannot be reached yet; trying again every 2 s"
+                    );
+                }
+                std::thread::sleep(REACH_EVERY);
+            }
+            _ => return,
+        }
+    }
+}
+
+/// How often a server starting before its database tries it again.
+const REACH_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
 #[cfg(test)]
 mod tests {
     use super::*;
