@@ -1,8 +1,12 @@
-"""Interface 1.2, selling at the counter: tax on the store profile and on pets (and, as they
-land, sales, refunds and shifts). Adds its fields to the schemas and its operations to the
+"""Interface 1.2, selling at the counter: tax on the store profile and on pets, and sales (and,
+as they land, refunds and shifts). Adds its fields to the schemas and its operations to the
 tables of the other files (generate.py calls extend() after the 1.1 shop's)."""
 
-from facts import BOUNDS, hi, n
+from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
+from facts import BOUNDS, hi, lo, n
+from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
+from parts import ID, QUANTITY, TIMESTAMP, op, param, ref, request_body, schema, success
+from shop import query
 
 TAX_RATE = {
     "type": "integer",
@@ -20,6 +24,260 @@ TAX_INCLUDED_DOC = (
     "tax and `amount × rate / 10,000` otherwise, rounded half away from zero, per line; its "
     "`total` is `amount` when tax is included and `amount + tax` otherwise."
 )
+
+
+MONEY = {"type": "integer", "format": "int64", "description": "Money in the minor unit of the store's currency."}
+PAYMENT_AMOUNT = {"type": "integer", "format": "int64", "minimum": 0, "maximum": 1_000_000_000_000_000}
+METHOD = {"type": "string", "enum": ["cash", "card", "other"]}
+DATE = {"type": "string", "format": "date"}
+
+
+def money(description, **extra):
+    return dict(MONEY, description=description, **extra)
+
+
+SALE_SCHEMAS = {
+    "NewSaleLine": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["petId", "quantity"],
+        "properties": {
+            "petId": dict(ID, description="The pet sold; each pet at most once in a sale."),
+            "quantity": dict(QUANTITY, description=f"Units: {lo('quantity')} to {hi('quantity')}."),
+            "discount": money(
+                "Taken off the line before tax: 0 (the default) to the line's `unitPrice × quantity` "
+                "(422 `validation_failed` naming the line past it).",
+                minimum=0,
+            ),
+        },
+    },
+    "Payment": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["method", "amount"],
+        "properties": {
+            "method": dict(METHOD, description="How the customer paid."),
+            "amount": dict(PAYMENT_AMOUNT, description="Paid this way, in minor units."),
+        },
+    },
+    "Customer": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": (
+            "The customer, as far as the till knows them; every field optional, stored trimmed "
+            "(empty means none). Readonly and pos keys see it without `phone` and `email`."
+        ),
+        "properties": {
+            "name": {"type": "string", "maxLength": BOUNDS["name"]["max"], "nullable": True},
+            "phone": {
+                "type": "string",
+                "maxLength": 40,
+                "nullable": True,
+                "description": "Digits, spaces and `+ - ( ) .`, at least 3 digits.",
+            },
+            "email": {"type": "string", "maxLength": 254, "nullable": True},
+        },
+    },
+    "NewSale": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "One customer's basket, paid at once.",
+        "required": ["lines", "payments"],
+        "properties": {
+            "lines": {"type": "array", "minItems": 1, "maxItems": 100, "items": schema("NewSaleLine")},
+            "payments": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 5,
+                "items": schema("Payment"),
+                "description": (
+                    "Their sum must be at least the sale's total, and only cash may exceed it "
+                    "(the excess is `change`, given back in cash); else 422 `payment_mismatch`."
+                ),
+            },
+            "customer": {"allOf": [schema("Customer")], "nullable": True},
+            "note": {"type": "string", "maxLength": 500, "nullable": True},
+            "till": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 40,
+                "nullable": True,
+                "description": "The till's name (1 to 40 characters).",
+            },
+            "soldAt": dict(
+                TIMESTAMP,
+                nullable=True,
+                description=(
+                    "When the sale was made, by the till's clock: at most 5 minutes ahead of the "
+                    "store's and 7 days behind it. Default: when the store receives it. A sale "
+                    "whose `soldAt` is more than 60 seconds old was made while the till was "
+                    "offline: it is never refused for stock or status."
+                ),
+            ),
+        },
+        "example": {
+            "lines": [{"petId": 42, "quantity": 1}, {"petId": 7, "quantity": 2, "discount": 100}],
+            "payments": [{"method": "cash", "amount": 5000}],
+            "till": "Front",
+        },
+    },
+    "SaleLine": {
+        "type": "object",
+        "required": ["petId", "name", "sku", "barcode", "quantity", "unitPrice", "discount", "taxRate", "tax", "total", "orderId"],
+        "properties": {
+            "petId": ID,
+            "name": {"type": "string", "description": "The pet's name when it was sold."},
+            "sku": {"type": "string", "nullable": True},
+            "barcode": {"type": "string", "nullable": True},
+            "quantity": QUANTITY,
+            "unitPrice": money("The pet's price when it was sold."),
+            "discount": money("Taken off before tax."),
+            "taxRate": dict(TAX_RATE, description="The rate that applied, in basis points."),
+            "tax": money("The line's tax, rounded half away from zero."),
+            "total": money("What the customer pays for the line: `amount`, plus `tax` when prices exclude it."),
+            "orderId": dict(ID, description="The completed order this line also is (`saleId` names the sale)."),
+            "shortBy": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": 1,
+                "description": "An offline sale's line that found too little stock: the units it could not take (stock went to 0). Absent otherwise.",
+            },
+        },
+    },
+    "Sale": {
+        "type": "object",
+        "description": (
+            "A recorded sale. `subtotal` is the sum of `unitPrice × quantity`, `discount` the "
+            "sum of the lines' discounts, `tax` and `total` the sums of the lines'."
+        ),
+        "required": [
+            "id", "number", "placedAt", "soldAt", "keyName", "staffId", "till", "lines",
+            "subtotal", "discount", "tax", "total", "payments", "change", "customer", "note",
+            "refunded",
+        ],
+        "properties": {
+            "id": ID,
+            "number": {
+                "type": "integer",
+                "format": "int64",
+                "minimum": 1,
+                "description": "The store's sales counted from 1 without gaps (a refused sale takes no number).",
+            },
+            "placedAt": dict(TIMESTAMP, description="When the store received the sale."),
+            "soldAt": dict(TIMESTAMP, description="When it was made; reports count it on this day."),
+            "keyName": {"type": "string", "nullable": True, "description": "The key or staff member that rang it up."},
+            "staffId": dict(ID, nullable=True, description="The staff member, when a member's session rang it up."),
+            "till": {"type": "string", "nullable": True},
+            "lines": {"type": "array", "items": schema("SaleLine")},
+            "subtotal": money("The sum of `unitPrice × quantity`."),
+            "discount": money("The sum of the lines' discounts."),
+            "tax": money("The sum of the lines' tax."),
+            "total": money("The sum of the lines' totals: what the customer owes."),
+            "payments": {"type": "array", "items": schema("Payment")},
+            "change": money("Cash given back: the payments' excess over the total."),
+            "customer": {"allOf": [schema("Customer")], "nullable": True},
+            "note": {"type": "string", "nullable": True},
+            "refunded": money("The sum of the sale's refunds."),
+        },
+    },
+}
+
+SALE_ERRORS = {
+    "SaleConflict": (
+        "409",
+        ["pet_not_available", "insufficient_stock", "conflict"],
+        "The first line that cannot be sold decides the answer, which names it with `line` "
+        "(counting from 0): `pet_not_available` (the pet's status is `pending` or `sold`, "
+        "checked before stock) or `insufficient_stock`. Nothing changes. `conflict`: a request "
+        "with the same `Idempotency-Key` is still being processed. An offline sale is never "
+        "refused for stock or status.",
+    ),
+    "SaleValidationFailed": (
+        "422",
+        ["validation_failed", "unknown_pet", "payment_mismatch", "idempotency_key_reused"],
+        "`validation_failed`: a field is missing or out of bounds (the message names it, e.g. "
+        "`lines[1].quantity`), or a line's pet has no price or its discount passes the line "
+        "(then `line` names the line). `unknown_pet`: a line's `petId` names no pet (with "
+        "`line`). `payment_mismatch`: the payments do not cover the total, or a card or other "
+        "payment exceeds it. `idempotency_key_reused`: this `Idempotency-Key` was already used "
+        "with another body.",
+    ),
+}
+
+SALE_LINE_ERROR = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "The line of the request refused (a sale's), counting from 0; only then.",
+}
+
+
+def sale_paths():
+    return {
+        "/store/sales": {
+            "get": op(
+                "listSales",
+                "List sales",
+                "Sales, newest first (id descending). " + PAGING_DOC + " Readonly and pos keys "
+                "see each customer without `phone` and `email`.",
+                responses(
+                    {"200": success("A page of sales.", {"type": "array", "items": schema("Sale")}, dict(LIST_HEADERS, **BETA))},
+                    forbidden=False,
+                ),
+                parameters=[
+                    query("from", "First local day (YYYY-MM-DD) of `soldAt`, included.", DATE),
+                    query("to", "Last local day (YYYY-MM-DD) of `soldAt`, included; not before `from`.", DATE),
+                    query("till", "Only this till's sales.", {"type": "string", "minLength": 1, "maxLength": 40}),
+                    query("staffId", "Only sales rung up by this staff member.", dict(ID)),
+                    query("method", "Only sales with a payment of this method.", METHOD),
+                    param("Limit"),
+                    param("Offset"),
+                    param("After"),
+                ],
+            ),
+            "post": op(
+                "placeSale",
+                "Sell a basket",
+                "Records one customer's basket, paid at once, in one transaction: every line's "
+                "stock move, each line also a completed order (`saleId`, placed at `soldAt`), "
+                "the sale and its payments; all of it or nothing.\n\n"
+                "- Each line's pet must exist, have a price, be `available` or without status, "
+                "and have the stock; else nothing changes and the answer is the first failing "
+                "line's error with `line`.\n"
+                "- Tax per line from the store profile (`taxIncluded`, `defaultTaxRate`) and the "
+                "pet's `taxRate`, rounded half away from zero.\n"
+                "- The payments must cover the total; only cash may exceed it (`change`).\n"
+                "- `number` counts the store's sales from 1 without gaps.\n"
+                "- Offline sales (`soldAt` over 60 s old) are never refused for stock or status: "
+                "stock goes down as far as 0, a line that found too little carries `shortBy`, "
+                "and the store emits `inventory.short`.\n\n"
+                "Emits `sale.created` (and each line's `order.created`). Send an "
+                "`Idempotency-Key` so that a retry after a lost answer cannot sell twice.",
+                responses(
+                    {"201": success("The sale (or the replay of the first answer).", schema("Sale"), dict(CREATED_HEADERS, **REPLAYED, **BETA))},
+                    "SaleConflict",
+                    *BODY,
+                    "SaleValidationFailed",
+                ),
+                parameters=[param("IdempotencyKey")],
+                body=request_body("NewSale", "The basket and its payments."),
+            ),
+        },
+        "/store/sales/{saleId}": {
+            "parameters": [path_id("saleId", "sale")],
+            "get": op(
+                "getSale",
+                "Get a sale",
+                "Readonly and pos keys see the customer without `phone` and `email`.",
+                responses(
+                    {
+                        "200": success("The sale.", schema("Sale"), dict(RECORD_HEADERS, **BETA)),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    forbidden=False,
+                ),
+            ),
+        },
+    }
 
 
 def extend(paths, schemas):
@@ -47,4 +305,17 @@ def extend(paths, schemas):
     )
     schemas["PetPatch"]["properties"]["taxRate"] = dict(
         TAX_RATE, nullable=True, description="`null` clears it. " + own
+    )
+
+    schemas.update(SALE_SCHEMAS)
+    schemas["Order"]["properties"]["saleId"] = dict(
+        ID, description="The sale this order is a line of (interface 1.2); absent for an order on its own."
+    )
+    schemas["Error"]["properties"]["line"] = SALE_LINE_ERROR
+    ERROR_RESPONSES.update(SALE_ERRORS)
+    EXAMPLE_MESSAGES["payment_mismatch"] = "the payments (1000) do not cover the total (1200)"
+    paths.update(sale_paths())
+    events = paths["/events"]["get"]
+    events["description"] = events["description"].replace(
+        "`store.profile.updated`)", "`store.profile.updated`, `sale.created`, `inventory.short`)"
     )

@@ -102,7 +102,7 @@ DOCUMENT = {
     "openapi": "3.0.3",
     "info": {
         "title": "Pet Store",
-        "version": "1.1.0",
+        "version": "1.2.0",
         "description": INFO_DESCRIPTION,
         "license": {"name": "MIT"},
     },

@@ -257,6 +257,9 @@ codes! {
     UnknownPet = "unknown_pet", 422, "`petId` names no pet";
     IdempotencyKeyReused = "idempotency_key_reused", 422,
         "the same `Idempotency-Key` was used with another body";
+    PaymentMismatch = "payment_mismatch", 422,
+        "a sale's payments do not cover its total, or a card or other payment exceeds it \
+         (only cash may, the excess being the change)";
     RateLimited = "rate_limited", 429,
         "over the minute or day limit of the plan; see `Retry-After`";
     TemporarilyBanned = "temporarily_banned", 429, format!(
@@ -578,6 +581,15 @@ pub const OPERATIONS: &[Operation] = &[
         "GET",
         "/store/reports/daily",
         "getDailyReport",
+        "Store",
+        "readonly",
+    )),
+    beta(op("GET", "/store/sales", "listSales", "Store", "readonly")),
+    beta(op("POST", "/store/sales", "placeSale", "Store", "pos")),
+    beta(op(
+        "GET",
+        "/store/sales/{saleId}",
+        "getSale",
         "Store",
         "readonly",
     )),

@@ -22,6 +22,8 @@ pub struct ApiError {
     pub errors: Option<serde_json::Value>,
     /// Seconds sent as `Retry-After` (every 503 has one; a 429 says its own).
     pub retry_after: Option<u64>,
+    /// The line of the request refused (a sale's), counted from 0.
+    pub line: Option<usize>,
 }
 
 /// `Result` with [`ApiError`].
@@ -34,6 +36,8 @@ struct Body<'a> {
     status: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
     errors: Option<&'a serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
 }
 
 impl ApiError {
@@ -53,6 +57,7 @@ impl ApiError {
             message: message.into(),
             errors: None,
             retry_after,
+            line: None,
         }
     }
 
@@ -146,7 +151,10 @@ impl ApiError {
 impl From<DomainError> for ApiError {
     fn from(err: DomainError) -> Self {
         // The code fixes the status (the contract's table), so no domain error can lack one.
-        Self::new(err.code(), err.to_string())
+        Self {
+            line: err.line(),
+            ..Self::new(err.code(), err.to_string())
+        }
     }
 }
 
@@ -177,6 +185,7 @@ impl IntoResponse for ApiError {
             message: &self.message,
             status: self.status.as_u16(),
             errors: self.errors.as_ref(),
+            line: self.line,
         })
         .unwrap_or_default();
         let mut response = (self.status, body).into_response();

@@ -32,6 +32,7 @@ mod query;
 mod reports;
 mod respond;
 mod router;
+mod sales;
 mod session;
 mod staff;
 mod state;

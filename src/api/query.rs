@@ -45,7 +45,7 @@ impl Params {
         self.values.get(name).map(String::as_str)
     }
 
-    fn int(&self, name: &str, min: i64, max: i64) -> Result<Option<i64>, ApiError> {
+    pub fn int(&self, name: &str, min: i64, max: i64) -> Result<Option<i64>, ApiError> {
         let Some(raw) = self.get(name) else {
             return Ok(None);
         };
@@ -91,7 +91,7 @@ impl Params {
         Ok(Some(raw))
     }
 
-    fn page(&self) -> Result<Page, ApiError> {
+    pub fn page(&self) -> Result<Page, ApiError> {
         let defaults = Page::default();
         let after = self.int("after", 1, i64::MAX)?;
         Ok(Page {

@@ -19,7 +19,8 @@ use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
     admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
-    pairings, pets, profile, public_limit, reports, session, staff, stocktakes, transfer, ui,
+    pairings, pets, profile, public_limit, reports, sales, session, staff, stocktakes, transfer,
+    ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
@@ -59,6 +60,11 @@ pub fn build(state: AppState) -> Router {
         .route("/store/profile", get(profile::get).patch(profile::patch))
         .route("/store/certificate", get(certificate::get))
         .route("/store/reports/daily", get(reports::daily))
+        .route(
+            "/store/sales",
+            get(sales::list).post(sales::place),
+        )
+        .route("/store/sales/{saleId}", get(sales::get))
         .route(
             "/store/stocktakes",
             get(stocktakes::list).post(stocktakes::create),

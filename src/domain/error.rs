@@ -52,6 +52,16 @@ pub enum DomainError {
     /// A change that clashed with another made at the same moment.
     #[error("{0}")]
     Conflict(String),
+    /// Payments that do not cover a sale's total, or that overpay other than in cash.
+    #[error("{0}")]
+    PaymentMismatch(String),
+    /// The refusal of one line of a request (a sale's), counted from 0; the answer names it
+    /// with `line` beside `code`, `message` and `status`.
+    #[error("line {line}: {error}")]
+    AtLine {
+        line: usize,
+        error: Box<DomainError>,
+    },
 }
 
 impl DomainError {
@@ -63,10 +73,36 @@ impl DomainError {
         }
     }
 
+    /// This error, as the refusal of line `line` of the request.
+    pub fn at_line(self, line: usize) -> Self {
+        Self::AtLine {
+            line,
+            error: Box::new(self),
+        }
+    }
+
+    /// The line of the request this error refuses, if it refuses one.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Self::AtLine { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
+
+    /// The error itself, without the line it names.
+    pub fn inner(&self) -> &DomainError {
+        match self {
+            Self::AtLine { error, .. } => error.inner(),
+            other => other,
+        }
+    }
+
     /// The interface's code for this error (which fixes its status); the match is
     /// exhaustive, so a new variant cannot be left without one.
     pub fn code(&self) -> Code {
         match self {
+            Self::AtLine { error, .. } => error.code(),
+            Self::PaymentMismatch(_) => Code::PaymentMismatch,
             Self::Validation { .. } => Code::ValidationFailed,
             Self::NotFound { .. } => Code::NotFound,
             Self::UnknownCategory(_) => Code::UnknownCategory,

@@ -25,6 +25,7 @@ pub mod query;
 pub mod refund;
 pub mod report;
 pub mod sale;
+pub mod sale_record;
 pub mod shift;
 pub mod staff;
 pub mod stocktake;

@@ -40,6 +40,9 @@ pub struct Order {
     /// `unitPrice × quantity`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<i64>,
+    /// The sale this order is a line of (interface 1.2); absent for an order on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sale_id: Option<i64>,
 }
 
 impl Order {
@@ -253,6 +256,7 @@ mod tests {
             completed_at: None,
             unit_price: None,
             total: None,
+            sale_id: None,
         }
     }
 

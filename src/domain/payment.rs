@@ -67,6 +67,12 @@ pub struct PaymentMismatch {
     pub message: String,
 }
 
+impl From<PaymentMismatch> for DomainError {
+    fn from(mismatch: PaymentMismatch) -> Self {
+        DomainError::PaymentMismatch(mismatch.message)
+    }
+}
+
 /// The change due when `payments` pay a sale of `total`: the excess of the payments over the
 /// total, which only cash may make up.
 pub fn change(total: i64, payments: &[Payment]) -> Result<i64, PaymentMismatch> {

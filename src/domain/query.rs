@@ -1,5 +1,8 @@
 //! What a list request asks for: filters, sort order and the page.
 
+use chrono::NaiveDate;
+
+use super::payment::Method;
 use super::pet::PetStatus;
 
 use crate::contract;
@@ -97,5 +100,17 @@ pub struct InventoryQuery {
     pub below: Option<i64>,
     /// `true`: only items at or below their reorder point; `false`: only the others.
     pub low: Option<bool>,
+    pub page: Page,
+}
+
+/// `GET /store/sales`: newest first; `from` and `to` are local days of `soldAt`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SaleQuery {
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    pub till: Option<String>,
+    pub staff_id: Option<i64>,
+    /// Sales with a payment of this method.
+    pub method: Option<Method>,
     pub page: Page,
 }

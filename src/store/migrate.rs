@@ -41,6 +41,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/0018_stock_change_sources_without_a_list.sql"),
     ),
     (19, "tax", include_str!("../../migrations/0019_tax.sql")),
+    (20, "sales", include_str!("../../migrations/0020_sales.sql")),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -99,6 +100,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         19,
         "tax",
         include_str!("../../migrations/postgres/0019_tax.sql"),
+    ),
+    (
+        20,
+        "sales",
+        include_str!("../../migrations/postgres/0020_sales.sql"),
     ),
 ];
 

@@ -53,6 +53,7 @@ pub mod profile;
 mod readers;
 pub mod reports;
 mod restore;
+pub mod sales;
 pub mod sign_ins;
 mod sql;
 pub mod staff;
@@ -464,6 +465,11 @@ impl Store {
     /// The shop's name, currency and time zone.
     pub fn profile(&self) -> profile::Profile<'_> {
         profile::Profile(self)
+    }
+
+    /// Sales at the counter.
+    pub fn sales(&self) -> sales::Sales<'_> {
+        sales::Sales(self)
     }
 
     /// The daily report.

@@ -15,7 +15,7 @@ use crate::domain::query::{OrderQuery, Paged};
 use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str =
-    "id, pet_id, quantity, ship_date, complete, created_at, completed_at, unit_price";
+    "id, pet_id, quantity, ship_date, complete, created_at, completed_at, unit_price, sale_id";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
     let quantity = row.get(2)?;
@@ -30,6 +30,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
         completed_at: row.get(6)?,
         unit_price,
         total: Order::total_of(unit_price, quantity),
+        sale_id: row.get(8)?,
     })
 }
 
@@ -100,6 +101,7 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
         completed_at: None,
         unit_price: pet.price,
         total: Order::total_of(pet.price, new.quantity),
+        sale_id: None,
     };
     let Some(after) = inventory::move_count(tx, pet.id, -new.quantity)? else {
         // Someone else took the units since they were counted: refuse with today's count.

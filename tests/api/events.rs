@@ -10,20 +10,20 @@ use crate::support::TestApp;
 
 /// One parsed SSE message.
 #[derive(Debug)]
-struct Message {
-    id: i64,
-    event: String,
-    data: Value,
+pub(crate) struct Message {
+    pub(crate) id: i64,
+    pub(crate) event: String,
+    pub(crate) data: Value,
 }
 
 /// Reads SSE messages from a response body.
-struct Feed {
+pub(crate) struct Feed {
     stream: futures_util::stream::BoxStream<'static, reqwest::Result<bytes::Bytes>>,
     buffer: String,
 }
 
 impl Feed {
-    async fn open(app: &TestApp, last_event_id: Option<i64>) -> Self {
+    pub(crate) async fn open(app: &TestApp, last_event_id: Option<i64>) -> Self {
         Self::open_with(app.request(Method::GET, "/events"), last_event_id).await
     }
 
@@ -56,7 +56,7 @@ impl Feed {
     }
 
     /// The next event message (heartbeats and comments skipped), within `wait`.
-    async fn next(&mut self, wait: Duration) -> Message {
+    pub(crate) async fn next(&mut self, wait: Duration) -> Message {
         tokio::time::timeout(wait, async {
             loop {
                 let block = self.until_blank_block().await;

@@ -27,6 +27,7 @@ mod pets;
 mod rate_limits;
 mod reports;
 mod roles;
+mod sales;
 mod smoke;
 mod staff;
 mod stocktakes;

@@ -106,7 +106,7 @@ fn every_routed_operation_is_documented_and_every_documented_one_is_routed() {
 fn the_document_is_openapi_3_0_3_version_1_1_0_with_the_three_tags() {
     let doc: Value = serde_json::from_str(petstore::OPENAPI_JSON).unwrap();
     assert_eq!(doc["openapi"], "3.0.3");
-    assert_eq!(doc["info"]["version"], "1.1.0");
+    assert_eq!(doc["info"]["version"], "1.2.0");
     let tags: BTreeSet<&str> = doc["tags"]
         .as_array()
         .unwrap()

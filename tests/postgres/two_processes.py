@@ -5,6 +5,8 @@ Checks, each printed as one line:
   - 40 one-unit orders sent at once, spread over both processes, against stock 10: exactly
     10 succeed (the others are 409), the stock is 0, and the stock history adds up;
   - an Idempotency-Key used on one process replays its answer on the other;
+  - 248 sales sent from both processes at once, 48 of them short of their total: the 200
+    made are numbered 1..200, each once, and took their units once;
   - an event stream on each process sees the orders placed on both, in the same order;
   - a key revoked on one process is refused by the other within 2 seconds;
   - a pairing code opened on one process is redeemed on the other, and a second redeem on
@@ -174,6 +176,42 @@ def main() -> int:
           s1 == 201 and s2 == 201 and first == again, f"{s1} {s2}")
     stock = admin_b.expect(200, "GET", f"/store/inventory/{pet}")["quantity"]
     check("the replayed order took its units once", stock == 98, f"stock {stock}")
+
+    # 248 sales sent from both processes at once, every fifth short of its total: the 200
+    # made take the numbers 1..200, each once; the refused ones take none.
+    seller = admin_a.expect(201, "POST", "/pets", {"name": "Sold in pairs", "categoryId": category,
+                                                   "status": "available", "price": 250})["id"]
+    admin_a.expect(200, "PUT", f"/store/inventory/{seller}", {"quantity": 1000})
+    sale_answers: list[int] = []
+    sale_gate = threading.Barrier(8)
+
+    def sell(server: harness.Server, count: int) -> None:
+        client = harness.Client(server.base, admin_key)
+        sale_gate.wait()
+        for i in range(count):
+            paid = 1 if i % 5 == 4 else 500  # every fifth is short: 422, no number
+            status, _, _ = client.call("POST", "/store/sales", {
+                "lines": [{"petId": seller, "quantity": 2}],
+                "payments": [{"method": "cash", "amount": paid}],
+            })
+            with lock:
+                sale_answers.append(status)
+        client.close()
+
+    threads = [threading.Thread(target=sell, args=(a if i % 2 else b, 31)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    sold = sale_answers.count(201)
+    listed = admin_b.expect(200, "GET", "/store/sales?limit=500")
+    numbers = sorted(s["number"] for s in listed)
+    check("200 sales from two processes at once: the numbers are 1..200, each once",
+          sold == 200 and numbers == list(range(1, 201)) and sale_answers.count(422) == len(sale_answers) - 200,
+          f"201 x{sold}, others {sorted(set(sale_answers) - {201})}, {len(numbers)} listed, "
+          f"first {numbers[:3]}, last {numbers[-3:]}")
+    stock = admin_a.expect(200, "GET", f"/store/inventory/{seller}")["quantity"]
+    check("the 200 sales took their units once", stock == 1000 - 400, f"stock {stock}")
 
     # A stream on each process sees every order, in one order.
     streams = [Stream(a, admin_key), Stream(b, admin_key)]
