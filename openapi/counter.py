@@ -5,7 +5,7 @@ tables of the other files (generate.py calls extend() after the 1.1 shop's)."""
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
-from parts import ID, QUANTITY, TIMESTAMP, op, param, ref, request_body, schema, success
+from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, op, param, ref, request_body, schema, success
 from shop import query
 
 TAX_RATE = {
@@ -68,14 +68,15 @@ SALE_SCHEMAS = {
             "(empty means none). Readonly and pos keys see it without `phone` and `email`."
         ),
         "properties": {
-            "name": {"type": "string", "maxLength": BOUNDS["name"]["max"], "nullable": True},
+            "name": {"type": "string", "maxLength": BOUNDS["name"]["max"], "pattern": TEXT_PATTERN, "nullable": True},
             "phone": {
                 "type": "string",
                 "maxLength": 40,
+                "pattern": TEXT_PATTERN,
                 "nullable": True,
                 "description": "Digits, spaces and `+ - ( ) .`, at least 3 digits.",
             },
-            "email": {"type": "string", "maxLength": 254, "nullable": True},
+            "email": {"type": "string", "maxLength": 254, "pattern": TEXT_PATTERN, "nullable": True},
         },
     },
     "NewSale": {
@@ -95,12 +96,13 @@ SALE_SCHEMAS = {
                     "(the excess is `change`, given back in cash); else 422 `payment_mismatch`."
                 ),
             },
-            "customer": {"allOf": [schema("Customer")], "nullable": True},
-            "note": {"type": "string", "maxLength": 500, "nullable": True},
+            "customer": schema("Customer"),
+            "note": {"type": "string", "maxLength": 500, "pattern": TEXT_PATTERN, "nullable": True},
             "till": {
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 40,
+                "pattern": NAME_PATTERN,
                 "nullable": True,
                 "description": "The till's name (1 to 40 characters).",
             },
@@ -148,12 +150,12 @@ SALE_SCHEMAS = {
         "type": "object",
         "description": (
             "A recorded sale. `subtotal` is the sum of `unitPrice × quantity`, `discount` the "
-            "sum of the lines' discounts, `tax` and `total` the sums of the lines'."
+            "sum of the lines' discounts, `tax` and `total` the sums of the lines'. `customer` "
+            "is absent when the till named none."
         ),
         "required": [
             "id", "number", "placedAt", "soldAt", "keyName", "staffId", "till", "lines",
-            "subtotal", "discount", "tax", "total", "payments", "change", "customer", "note",
-            "refunded",
+            "subtotal", "discount", "tax", "total", "payments", "change", "note", "refunded",
         ],
         "properties": {
             "id": ID,
@@ -175,7 +177,7 @@ SALE_SCHEMAS = {
             "total": money("The sum of the lines' totals: what the customer owes."),
             "payments": {"type": "array", "items": schema("Payment")},
             "change": money("Cash given back: the payments' excess over the total."),
-            "customer": {"allOf": [schema("Customer")], "nullable": True},
+            "customer": schema("Customer"),
             "note": {"type": "string", "nullable": True},
             "refunded": money("The sum of the sale's refunds."),
         },
@@ -280,6 +282,114 @@ def sale_paths():
     }
 
 
+REFUND_SCHEMAS = {
+    "NewRefund": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "What a sale gives back.",
+        "required": ["lines", "method", "reason"],
+        "properties": {
+            "lines": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 100,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["petId", "quantity"],
+                    "properties": {
+                        "petId": dict(ID, description="The pet of the sale's line; each pet at most once."),
+                        "quantity": dict(QUANTITY, description="Units to refund: at most what was sold and not yet refunded."),
+                    },
+                },
+            },
+            "method": dict(METHOD, description="How the money is paid back."),
+            "reason": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": NAME_PATTERN, "description": "Why: 1 to 200 characters, one of them not white space; stored trimmed."},
+            "restock": {"type": "boolean", "default": True, "description": "Put the units back in stock (history source `refund`)."},
+            "till": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": NAME_PATTERN, "nullable": True, "description": "The till paying out; default the sale's."},
+        },
+        "example": {"lines": [{"petId": 42, "quantity": 1}], "method": "cash", "reason": "Wrong size"},
+    },
+    "Refund": {
+        "type": "object",
+        "required": ["id", "saleId", "createdAt", "lines", "amount", "method", "reason", "restock", "till", "keyName", "staffId"],
+        "properties": {
+            "id": ID,
+            "saleId": ID,
+            "createdAt": TIMESTAMP,
+            "lines": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["petId", "quantity", "amount", "tax"],
+                    "properties": {
+                        "petId": ID,
+                        "quantity": QUANTITY,
+                        "amount": money("`total × quantity / sold quantity`, rounded half away from zero; the refund that empties the line gives exactly what is left."),
+                        "tax": money("The line's tax, shared the same way."),
+                    },
+                },
+            },
+            "amount": money("The sum of the lines' amounts."),
+            "method": METHOD,
+            "reason": {"type": "string"},
+            "restock": {"type": "boolean"},
+            "till": {"type": "string", "nullable": True},
+            "keyName": {"type": "string", "nullable": True},
+            "staffId": dict(ID, nullable=True),
+        },
+    },
+}
+
+REFUND_ERRORS = {
+    "RefundConflict": (
+        "409",
+        ["refund_exceeds_sale", "conflict"],
+        "`refund_exceeds_sale`: a line asks back more than was sold and not yet refunded (or "
+        "names a pet the sale does not have); `line` names it. `conflict`: restocking would "
+        "take the pet past the most a shop can hold (refund without restock), or a request "
+        "with the same `Idempotency-Key` is still being processed. Nothing changes.",
+    ),
+    "RefundValidationFailed": (
+        "422",
+        ["validation_failed", "idempotency_key_reused"],
+        "`validation_failed`: a field is missing or out of bounds (the message names it). "
+        "`idempotency_key_reused`: this `Idempotency-Key` was already used with another body.",
+    ),
+}
+
+
+def refund_paths():
+    return {
+        "/store/sales/{saleId}/refunds": {
+            "parameters": [path_id("saleId", "sale")],
+            "post": op(
+                "refundSale",
+                "Refund part of a sale",
+                "Gives back money for units of the sale's lines, and (`restock`, default true) "
+                "puts them back in stock with the history source `refund`, naming the line's "
+                "order; a pet the sale left `pending` or `sold` is `available` again. Each "
+                "refunded line gives back `total × quantity / sold quantity`, rounded half away "
+                "from zero, except that the refund that brings a line to fully refunded gives "
+                "exactly what is left, so a line's refunds add up to its total (its `tax` is "
+                "shared the same way). The sale's `refunded` is the sum of its refunds. Emits "
+                "`sale.refunded`. Honours `Idempotency-Key`.",
+                responses(
+                    {
+                        "201": success("The refund (or the replay of the first answer).", schema("Refund"), dict(CREATED_HEADERS, **REPLAYED, **BETA)),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    "RefundConflict",
+                    *BODY,
+                    "RefundValidationFailed",
+                ),
+                parameters=[param("IdempotencyKey")],
+                body=request_body("NewRefund", "The lines and how the money goes back."),
+            ),
+        },
+    }
+
+
 def extend(paths, schemas):
     """Adds interface 1.2's counter fields and operations to the document's tables."""
 
@@ -315,7 +425,14 @@ def extend(paths, schemas):
     ERROR_RESPONSES.update(SALE_ERRORS)
     EXAMPLE_MESSAGES["payment_mismatch"] = "the payments (1000) do not cover the total (1200)"
     paths.update(sale_paths())
+    schemas.update(REFUND_SCHEMAS)
+    ERROR_RESPONSES.update(REFUND_ERRORS)
+    EXAMPLE_MESSAGES["refund_exceeds_sale"] = "line 0: pet 42: 1 of the sale's units may still be refunded; 2 asked"
+    paths.update(refund_paths())
+    source = schemas["StockChange"]["properties"]["source"]
+    source["enum"] = source["enum"] + ["refund"]
+    source["description"] += " `refund`: units a sale's refund put back."
     events = paths["/events"]["get"]
     events["description"] = events["description"].replace(
-        "`store.profile.updated`)", "`store.profile.updated`, `sale.created`, `inventory.short`)"
+        "`store.profile.updated`)", "`store.profile.updated`, `sale.created`, `sale.refunded`, `inventory.short`)"
     )

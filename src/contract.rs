@@ -246,6 +246,8 @@ codes! {
         "another pet already has this `sku` (case-insensitive) or `barcode`";
     StocktakeClosed = "stocktake_closed", 409,
         "the stocktake is already applied: it can no longer be counted, applied or discarded";
+    RefundExceedsSale = "refund_exceeds_sale", 409,
+        "refunding more of a sale's line than was sold and not yet refunded";
     Gone = "gone", 410, "a deprecated operation past its sunset date";
     PreconditionFailed = "precondition_failed", 412, "`If-Match` does not match the current `ETag`";
     PayloadTooLarge = "payload_too_large", 413, format!("body over {}", kib(BODY_BYTES.max));
@@ -592,6 +594,13 @@ pub const OPERATIONS: &[Operation] = &[
         "getSale",
         "Store",
         "readonly",
+    )),
+    beta(op(
+        "POST",
+        "/store/sales/{saleId}/refunds",
+        "refundSale",
+        "Store",
+        "staff",
     )),
     beta(op(
         "GET",

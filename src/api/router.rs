@@ -60,11 +60,9 @@ pub fn build(state: AppState) -> Router {
         .route("/store/profile", get(profile::get).patch(profile::patch))
         .route("/store/certificate", get(certificate::get))
         .route("/store/reports/daily", get(reports::daily))
-        .route(
-            "/store/sales",
-            get(sales::list).post(sales::place),
-        )
+        .route("/store/sales", get(sales::list).post(sales::place))
         .route("/store/sales/{saleId}", get(sales::get))
+        .route("/store/sales/{saleId}/refunds", post(sales::refund))
         .route(
             "/store/stocktakes",
             get(stocktakes::list).post(stocktakes::create),

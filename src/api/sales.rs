@@ -1,5 +1,5 @@
-//! `/store/sales`: selling a basket at the counter, and reading sales back. Readonly and pos
-//! keys see a sale's customer without `phone` and `email`.
+//! `/store/sales`: selling a basket at the counter, reading sales back, and refunding them.
+//! Readonly and pos keys see a sale's customer without `phone` and `email`.
 
 use axum::extract::State;
 use axum::http::Uri;
@@ -7,7 +7,7 @@ use axum::response::Response;
 use chrono::Utc;
 
 use super::error::{ApiError, Result};
-use super::extract::{Auth, Id, IdempotencyKey, JsonBody, Pos, Readonly};
+use super::extract::{Auth, Id, IdempotencyKey, JsonBody, Pos, Readonly, Staff};
 use super::idempotent;
 use super::query::{FromParams, Params, Query};
 use super::reports::date_param;
@@ -18,6 +18,7 @@ use crate::domain::idempotency::Answer;
 use crate::domain::key::Role;
 use crate::domain::payment::Method;
 use crate::domain::query::SaleQuery;
+use crate::domain::refund::{NewRefund, RefundInput};
 use crate::domain::sale::{NewSale, Received, SaleInput, TILL};
 use crate::domain::sale_record::Sale;
 
@@ -119,4 +120,21 @@ pub async fn place(
 pub async fn get(auth: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
     let sale = s.app.store().sales().get(id).await?;
     Ok(respond::record(&shown(&auth.caller, sale)))
+}
+
+pub async fn refund(
+    auth: Auth<Staff>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    IdempotencyKey(key): IdempotencyKey,
+    body: JsonBody<RefundInput>,
+) -> Result<Response> {
+    let new = NewRefund::try_from(body.value)?;
+    let call = s.app.store().refunds().create(id, new, auth.key_name());
+    let answer = idempotent::run(&s, &auth.caller, key, body.canonical_hash, call).await?;
+    let refunds = format!("{}/refunds", location(id));
+    Ok(match answer {
+        Answer::Fresh(refund) => respond::created(refunds, &refund),
+        Answer::Replayed(body) => respond::replayed(201, body, |_| Some(refunds.clone())),
+    })
 }

@@ -55,6 +55,12 @@ pub enum DomainError {
     /// Payments that do not cover a sale's total, or that overpay other than in cash.
     #[error("{0}")]
     PaymentMismatch(String),
+    #[error("pet {pet_id}: {left} of the sale's units may still be refunded; {requested} asked")]
+    RefundExceedsSale {
+        pet_id: i64,
+        left: i64,
+        requested: i64,
+    },
     /// The refusal of one line of a request (a sale's), counted from 0; the answer names it
     /// with `line` beside `code`, `message` and `status`.
     #[error("line {line}: {error}")]
@@ -103,6 +109,7 @@ impl DomainError {
         match self {
             Self::AtLine { error, .. } => error.code(),
             Self::PaymentMismatch(_) => Code::PaymentMismatch,
+            Self::RefundExceedsSale { .. } => Code::RefundExceedsSale,
             Self::Validation { .. } => Code::ValidationFailed,
             Self::NotFound { .. } => Code::NotFound,
             Self::UnknownCategory(_) => Code::UnknownCategory,

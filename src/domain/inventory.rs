@@ -108,6 +108,8 @@ pub enum Source {
     Count,
     /// A CSV import.
     Import,
+    /// Units a sale's refund put back.
+    Refund,
 }
 
 impl Source {
@@ -119,6 +121,7 @@ impl Source {
             Self::Adjustment => "adjustment",
             Self::Count => "count",
             Self::Import => "import",
+            Self::Refund => "refund",
         }
     }
 
@@ -130,6 +133,7 @@ impl Source {
             Self::Adjustment,
             Self::Count,
             Self::Import,
+            Self::Refund,
         ]
         .into_iter()
         .find(|s| s.as_str() == raw)

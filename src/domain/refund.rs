@@ -12,8 +12,20 @@
 //!
 //! Bounds: a line's total is at most 2 × 10¹² and its quantity at most 10⁴; the product is
 //! taken in `i128`.
+//!
+//! The body of `POST /store/sales/{id}/refunds` is parsed here too: 1–100 lines, each pet
+//! once, 1–10,000 units; a method; a reason of 1–200 characters; `restock` (default `true`);
+//! the till (1–40 characters, default the sale's).
 
-use super::tax::{div_round, narrow};
+use serde::{Deserialize, Serialize};
+
+use crate::contract::Bound;
+
+use super::payment::Method;
+use super::pet::positive_id;
+use super::sale::{bounded_text, TILL};
+use super::tax::{div_round, narrow, QUANTITY_MAX};
+use super::DomainError;
 
 /// A sold line: its total, its tax and its units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +86,140 @@ pub fn share(line: SoldLine, before: Refunded, quantity: i64) -> Result<Share, R
         amount: part(line.total, amount_left),
         tax: part(line.tax, tax_left),
     })
+}
+
+/// Lines in one refund.
+pub const REFUND_LINES: Bound = Bound::new(1, 100);
+/// Characters of a refund's reason.
+pub const REASON: Bound = Bound::new(1, 200);
+
+/// The body of `POST /store/sales/{id}/refunds` as sent.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RefundInput {
+    pub lines: Option<Vec<RefundLineInput>>,
+    pub method: Option<String>,
+    pub reason: Option<String>,
+    pub restock: Option<bool>,
+    pub till: Option<String>,
+}
+
+/// One line of a refund as sent.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RefundLineInput {
+    pub pet_id: Option<i64>,
+    pub quantity: Option<i64>,
+}
+
+/// A line to refund: units of the sale's line of this pet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewRefundLine {
+    pub pet_id: i64,
+    pub quantity: i64,
+}
+
+/// A validated refund.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRefund {
+    pub lines: Vec<NewRefundLine>,
+    pub method: Method,
+    pub reason: String,
+    /// Put the units back in stock (default `true`).
+    pub restock: bool,
+    /// The till paying it out; `None`: the sale's.
+    pub till: Option<String>,
+}
+
+impl TryFrom<RefundInput> for NewRefund {
+    type Error = DomainError;
+
+    fn try_from(input: RefundInput) -> Result<Self, DomainError> {
+        let raw = input
+            .lines
+            .ok_or_else(|| DomainError::invalid("lines", "is required"))?;
+        if !REFUND_LINES.contains(raw.len() as i64) {
+            return Err(DomainError::invalid(
+                "lines",
+                format!(
+                    "must have {} to {} lines (got {})",
+                    REFUND_LINES.min,
+                    REFUND_LINES.max,
+                    raw.len()
+                ),
+            ));
+        }
+        let mut lines: Vec<NewRefundLine> = Vec::with_capacity(raw.len());
+        for (i, line) in raw.into_iter().enumerate() {
+            let field = |name: &str| format!("lines[{i}].{name}");
+            let pet_id = line
+                .pet_id
+                .ok_or_else(|| DomainError::invalid(&field("petId"), "is required"))?;
+            let pet_id = positive_id(&field("petId"), pet_id)?;
+            if lines.iter().any(|l| l.pet_id == pet_id) {
+                return Err(DomainError::invalid(
+                    &field("petId"),
+                    format!("pet {pet_id} is already on another line"),
+                ));
+            }
+            let quantity = line
+                .quantity
+                .ok_or_else(|| DomainError::invalid(&field("quantity"), "is required"))?;
+            if !(1..=QUANTITY_MAX).contains(&quantity) {
+                return Err(DomainError::invalid(
+                    &field("quantity"),
+                    format!("must be between 1 and {QUANTITY_MAX}"),
+                ));
+            }
+            lines.push(NewRefundLine { pet_id, quantity });
+        }
+        let method = input
+            .method
+            .ok_or_else(|| DomainError::invalid("method", "is required"))?;
+        let reason = bounded_text("reason", input.reason.as_deref(), REASON)?
+            .ok_or_else(|| DomainError::invalid("reason", "is required (1 to 200 characters)"))?;
+        let till = match input.till.as_deref() {
+            None => None,
+            Some(raw) => Some(
+                bounded_text("till", Some(raw), TILL)?
+                    .ok_or_else(|| DomainError::invalid("till", "must not be empty"))?,
+            ),
+        };
+        Ok(Self {
+            lines,
+            method: Method::parse("method", &method)?,
+            reason,
+            restock: input.restock.unwrap_or(true),
+            till,
+        })
+    }
+}
+
+/// A line of a refund as the interface shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundLine {
+    pub pet_id: i64,
+    pub quantity: i64,
+    pub amount: i64,
+    pub tax: i64,
+}
+
+/// A refund as the interface shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Refund {
+    pub id: i64,
+    pub sale_id: i64,
+    pub created_at: String,
+    pub lines: Vec<RefundLine>,
+    pub amount: i64,
+    pub method: Method,
+    pub reason: String,
+    pub restock: bool,
+    pub till: Option<String>,
+    pub key_name: Option<String>,
+    pub staff_id: Option<i64>,
 }
 
 #[cfg(test)]

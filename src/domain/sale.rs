@@ -39,7 +39,9 @@ pub const OFFLINE_AFTER: Duration = Duration::seconds(60);
 pub struct SaleInput {
     pub lines: Option<Vec<SaleLineInput>>,
     pub payments: Option<Vec<PaymentInput>>,
-    pub customer: Option<CustomerInput>,
+    /// Absent is `None`; `null` is refused (leave it out instead).
+    #[serde(default, deserialize_with = "super::double_option")]
+    pub customer: Option<Option<CustomerInput>>,
     pub note: Option<String>,
     pub till: Option<String>,
     pub sold_at: Option<String>,
@@ -115,7 +117,16 @@ impl TryFrom<Received<SaleInput>> for NewSale {
         let Received { body, at } = received;
         let lines = lines(body.lines)?;
         let payments = payments(body.payments)?;
-        let customer = body.customer.map(customer).transpose()?.flatten();
+        let customer = match body.customer {
+            None => None,
+            Some(None) => {
+                return Err(DomainError::invalid(
+                    "customer",
+                    "must be an object; leave it out for none",
+                ))
+            }
+            Some(Some(input)) => customer(input)?,
+        };
         let note = bounded_text("note", body.note.as_deref(), NOTE)?;
         let till = match body.till.as_deref() {
             None => None,
@@ -265,7 +276,7 @@ fn customer(input: CustomerInput) -> Result<Option<Customer>, DomainError> {
 
 /// Optional text of at most `bound.max` characters, no control characters, stored trimmed;
 /// empty means none.
-fn bounded_text(
+pub(crate) fn bounded_text(
     field: &str,
     raw: Option<&str>,
     bound: Bound,
@@ -465,6 +476,7 @@ mod tests {
                 with("customer", json!({"email": "a@b@c"})),
                 "customer.email",
             ),
+            (with("customer", json!(null)), "customer"),
             (with("soldAt", json!("yesterday")), "soldAt"),
             (with("soldAt", json!("2026-03-10T12:05:01Z")), "soldAt"),
             (with("soldAt", json!("2026-03-03T11:59:59Z")), "soldAt"),

@@ -55,6 +55,8 @@ pub struct Sale {
     pub total: i64,
     pub payments: Vec<Payment>,
     pub change: i64,
+    /// Absent when the till named no customer.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub customer: Option<ShownCustomer>,
     pub note: Option<String>,
     /// The sum of the sale's refunds.

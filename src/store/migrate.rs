@@ -42,6 +42,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (19, "tax", include_str!("../../migrations/0019_tax.sql")),
     (20, "sales", include_str!("../../migrations/0020_sales.sql")),
+    (
+        21,
+        "refunds",
+        include_str!("../../migrations/0021_refunds.sql"),
+    ),
 ];
 
 /// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
@@ -106,11 +111,17 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "sales",
         include_str!("../../migrations/postgres/0020_sales.sql"),
     ),
+    (
+        21,
+        "refunds",
+        include_str!("../../migrations/postgres/0021_refunds.sql"),
+    ),
 ];
 
 const STEPS: &[(i64, Step)] = &[
     (3, widen_stock_change_sources),
     (18, compare_stock_change_sources),
+    (21, allow_refund_source),
 ];
 
 /// A migration step written in Rust.
@@ -136,6 +147,17 @@ fn compare_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
         "source IN ('order', 'cancel', 'set', 'adjustment', 'count', 'import')",
         "source = 'order' OR source = 'cancel' OR source = 'set' OR source = 'adjustment' \
          OR source = 'count' OR source = 'import'",
+    )
+}
+
+/// Lets the stock history's `source` be `refund` (units a refund put back), one comparison
+/// more beside the others (see migrations/0021_refunds.sql).
+fn allow_refund_source(conn: &Connection) -> rusqlite::Result<()> {
+    rebuild_rewritten(
+        conn,
+        "stock_changes",
+        "OR source = 'import'",
+        "OR source = 'import' OR source = 'refund'",
     )
 }
 

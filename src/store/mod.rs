@@ -51,6 +51,7 @@ pub mod pets;
 mod pg;
 pub mod profile;
 mod readers;
+pub mod refunds;
 pub mod reports;
 mod restore;
 pub mod sales;
@@ -470,6 +471,11 @@ impl Store {
     /// Sales at the counter.
     pub fn sales(&self) -> sales::Sales<'_> {
         sales::Sales(self)
+    }
+
+    /// Refunds of sales.
+    pub fn refunds(&self) -> refunds::Refunds<'_> {
+        refunds::Refunds(self)
     }
 
     /// The daily report.

@@ -33,7 +33,7 @@ use crate::domain::tax::{self, LineAmounts};
 use crate::domain::{time, DomainError};
 
 const COLUMNS: &str = "id, number, placed_at, sold_at, key_name, staff_id, till, subtotal, \
-     discount, tax, total, change, customer_name, customer_phone, customer_email, note";
+     discount, tax, total, change, customer_name, customer_phone, customer_email, note, refunded";
 
 fn head_from_row(row: &Row<'_>) -> rusqlite::Result<Sale> {
     let name: Option<String> = row.get(12)?;
@@ -58,7 +58,7 @@ fn head_from_row(row: &Row<'_>) -> rusqlite::Result<Sale> {
         change: row.get(11)?,
         customer,
         note: row.get(15)?,
-        refunded: 0,
+        refunded: row.get(16)?,
     })
 }
 
@@ -116,7 +116,7 @@ fn get(conn: &Connection, id: i64) -> Result<Option<Sale>> {
     Ok(Some(sale))
 }
 
-fn require(conn: &Connection, id: i64) -> Result<Sale> {
+pub(super) fn require(conn: &Connection, id: i64) -> Result<Sale> {
     get(conn, id)?.ok_or(DomainError::NotFound { kind: "sale", id }.into())
 }
 

@@ -618,3 +618,212 @@ async fn a_body_out_of_bounds_is_refused_naming_the_field() {
     }
     assert_eq!(stock(&app, pet).await, 5);
 }
+
+/// Sells `quantity` units of a new pet at `price` (prices include tax at 20 %); the sale.
+async fn sold(app: &TestApp, price: i64, quantity: i64, stock: i64) -> Value {
+    let res = app
+        .send_json(
+            Method::PATCH,
+            "/store/profile",
+            json!({ "defaultTaxRate": 2000 }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let pet = priced_pet(app, "Refundable", price, None, stock).await;
+    sell(
+        app,
+        json!({ "lines": [{ "petId": pet, "quantity": quantity }],
+                "payments": cash(price * quantity), "till": "Front" }),
+    )
+    .await
+}
+
+async fn refund(app: &TestApp, sale: &Value, body: Value) -> reqwest::Response {
+    app.post(&format!("/store/sales/{}/refunds", sale["id"]), body)
+        .await
+}
+
+#[tokio::test]
+async fn refunds_give_the_rounded_share_and_the_last_gives_exactly_what_is_left() {
+    let app = TestApp::spawn().await;
+    // 3 × 333 = 999, tax included at 20 %: 166.5 → 167.
+    let sale = sold(&app, 333, 3, 3).await;
+    let pet = sale["lines"][0]["petId"].as_i64().unwrap();
+    assert_eq!((&sale["total"], &sale["tax"]), (&json!(999), &json!(167)));
+    let mut amounts = Vec::new();
+    let mut taxes = Vec::new();
+    for _ in 0..3 {
+        let res = refund(
+            &app,
+            &sale,
+            json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash",
+                    "reason": "changed mind" }),
+        )
+        .await;
+        assert_eq!(res.status(), 201);
+        let given = body(res).await;
+        assert_eq!(given["saleId"], sale["id"]);
+        assert_eq!(given["restock"], true);
+        assert_eq!(given["method"], "cash");
+        assert_eq!(given["amount"], given["lines"][0]["amount"]);
+        amounts.push(given["amount"].as_i64().unwrap());
+        taxes.push(given["lines"][0]["tax"].as_i64().unwrap());
+    }
+    // 999 / 3 = 333 each; tax 167 / 3 = 55.67 → 56, 56, then what is left: 55.
+    assert_eq!(amounts, vec![333, 333, 333]);
+    assert_eq!(taxes, vec![56, 56, 55]);
+    let after = app.get_json(&format!("/store/sales/{}", sale["id"])).await;
+    assert_eq!(after["refunded"], 999);
+    assert_eq!(stock(&app, pet).await, 3, "every unit is back");
+    let history = app
+        .get_json(&format!("/store/inventory/{pet}/adjustments"))
+        .await;
+    assert_eq!(history[0]["source"], "refund");
+    assert_eq!(history[0]["delta"], 1);
+    assert_eq!(history[0]["reason"], "changed mind");
+    assert_eq!(history[0]["orderId"], sale["lines"][0]["orderId"]);
+    let pet_now = app.get_json(&format!("/pets?ids={pet}")).await;
+    assert_eq!(
+        pet_now[0]["status"], "available",
+        "the sale had sold it; the refund undid that"
+    );
+
+    let res = refund(
+        &app,
+        &sale,
+        json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash", "reason": "again" }),
+    )
+    .await;
+    assert_line_error(res, 409, "refund_exceeds_sale", 0).await;
+}
+
+#[tokio::test]
+async fn a_refund_past_what_was_sold_or_of_a_pet_not_sold_is_refused_and_nothing_changes() {
+    let app = TestApp::spawn().await;
+    let sale = sold(&app, 1_000, 2, 5).await;
+    let pet = sale["lines"][0]["petId"].as_i64().unwrap();
+    let other = priced_pet(&app, "Not sold", 100, None, 1).await;
+    for (lines, line) in [
+        (json!([{ "petId": pet, "quantity": 3 }]), 0),
+        (
+            json!([{ "petId": pet, "quantity": 1 }, { "petId": other, "quantity": 1 }]),
+            1,
+        ),
+    ] {
+        let res = refund(
+            &app,
+            &sale,
+            json!({ "lines": lines, "method": "card", "reason": "x" }),
+        )
+        .await;
+        assert_line_error(res, 409, "refund_exceeds_sale", line).await;
+    }
+    assert_eq!(
+        app.get_json(&format!("/store/sales/{}", sale["id"])).await["refunded"],
+        0
+    );
+    assert_eq!(stock(&app, pet).await, 3);
+    let res = app
+        .post(
+            "/store/sales/999999/refunds",
+            json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash", "reason": "x" }),
+        )
+        .await;
+    assert_error(res, 404, "not_found").await;
+    for (body, field) in [
+        (
+            json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash" }),
+            "reason",
+        ),
+        (
+            json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash", "reason": "" }),
+            "reason",
+        ),
+        (
+            json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash",
+                 "reason": "x".repeat(201) }),
+            "reason",
+        ),
+        (
+            json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "iou", "reason": "x" }),
+            "method",
+        ),
+        (
+            json!({ "lines": [], "method": "cash", "reason": "x" }),
+            "lines",
+        ),
+        (
+            json!({ "lines": [{ "petId": pet, "quantity": 0 }], "method": "cash", "reason": "x" }),
+            "lines[0].quantity",
+        ),
+    ] {
+        let res = refund(&app, &sale, body).await;
+        let message = assert_error(res, 422, "validation_failed").await;
+        assert!(message.starts_with(field), "{message}");
+    }
+}
+
+#[tokio::test]
+async fn a_refund_without_restock_leaves_the_stock_and_only_staff_may_refund() {
+    let app = TestApp::spawn().await;
+    let sale = sold(&app, 500, 2, 4).await;
+    let pet = sale["lines"][0]["petId"].as_i64().unwrap();
+    let pos = app.key("pos", "business").await;
+    let res = app
+        .request_as(
+            &pos,
+            Method::POST,
+            &format!("/store/sales/{}/refunds", sale["id"]),
+        )
+        .json(
+            &json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash", "reason": "x" }),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 403, "forbidden").await;
+    let res = refund(
+        &app,
+        &sale,
+        json!({ "lines": [{ "petId": pet, "quantity": 2 }], "method": "other",
+                "reason": "broken on the way home", "restock": false, "till": "Back" }),
+    )
+    .await;
+    assert_eq!(res.status(), 201);
+    let given = body(res).await;
+    assert_eq!(
+        (&given["amount"], &given["restock"], &given["till"]),
+        (&json!(1000), &json!(false), &json!("Back"))
+    );
+    assert_eq!(stock(&app, pet).await, 2, "not restocked");
+}
+
+#[tokio::test]
+async fn a_repeated_refund_with_its_idempotency_key_replays_without_refunding_again() {
+    let app = TestApp::spawn().await;
+    let sale = sold(&app, 700, 3, 3).await;
+    let pet = sale["lines"][0]["petId"].as_i64().unwrap();
+    let send = || {
+        app.request(
+            Method::POST,
+            &format!("/store/sales/{}/refunds", sale["id"]),
+        )
+        .header("Idempotency-Key", "refund-1")
+        .json(
+            &json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash",
+                           "reason": "x" }),
+        )
+        .send()
+    };
+    let first = send().await.unwrap();
+    assert_eq!(first.status(), 201);
+    let first = body(first).await;
+    let again = send().await.unwrap();
+    assert_eq!(again.status(), 201);
+    assert_eq!(body(again).await, first);
+    assert_eq!(
+        app.get_json(&format!("/store/sales/{}", sale["id"])).await["refunded"],
+        700
+    );
+    assert_eq!(stock(&app, pet).await, 1);
+}
