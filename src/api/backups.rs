@@ -1,6 +1,8 @@
 //! `/admin/backups`: the store's backups, listed newest first, taken now, downloaded by name.
-//! The file system work runs off the async runtime.
+//! The file system work runs off the async runtime; a download is sent a chunk at a time,
+//! never read whole into memory.
 
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -96,17 +98,19 @@ pub async fn download(
         let Some((file, path)) = backups.find(&name) else {
             return Ok(None);
         };
-        let bytes = std::fs::read(&path)
+        // Opened now: a backup pruned while it is sent is still sent whole.
+        let opened = std::fs::File::open(&path)
             .map_err(|e| StoreError::Internal(format!("cannot read {}: {e}", path.display())))?;
-        Ok(Some((file, bytes)))
+        Ok(Some((file, opened)))
     })
     .await?;
-    let Some((file, bytes)) = found else {
+    let Some((file, opened)) = found else {
         return Err(ApiError::not_found("there is no backup with this name"));
     };
     let disposition = format!("attachment; filename=\"{}\"", file.name);
-    let mut response = (StatusCode::OK, bytes).into_response();
+    let mut response = (StatusCode::OK, Body::from_stream(chunks(opened))).into_response();
     let headers = response.headers_mut();
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(file.size));
     headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/vnd.sqlite3"),
@@ -116,4 +120,30 @@ pub async fn download(
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
+}
+
+/// Bytes read from a download at a time: a download holds one such chunk, never the file.
+const CHUNK: usize = 64 * 1024;
+
+/// The file's bytes, read a chunk at a time off the async runtime.
+fn chunks(
+    file: std::fs::File,
+) -> impl futures_util::Stream<Item = std::io::Result<bytes::Bytes>> + Send {
+    futures_util::stream::unfold(Some(file), |file| async move {
+        let mut file = file?;
+        let read = tokio::task::spawn_blocking(move || {
+            use std::io::Read;
+            let mut buf = vec![0; CHUNK];
+            let n = file.read(&mut buf)?;
+            buf.truncate(n);
+            Ok::<_, std::io::Error>((buf, file))
+        })
+        .await
+        .unwrap_or_else(|e| Err(std::io::Error::other(e)));
+        match read {
+            Ok((buf, _)) if buf.is_empty() => None,
+            Ok((buf, file)) => Some((Ok(bytes::Bytes::from(buf)), Some(file))),
+            Err(err) => Some((Err(err), None)),
+        }
+    })
 }

@@ -176,6 +176,37 @@ def a_burst_of_120_keyless_sign_ins_from_three_addresses_peaks_under_200_mib_and
               f"{checked} checked (401), {120 - checked} refused 503 with Retry-After")
 
 
+@case
+def four_downloads_of_a_64_mib_backup_held_open_add_less_than_48_mib_to_the_server():
+    d = workdir()
+    db = d / "store.sqlite"
+    with Server(BINARY, db) as server:
+        server.pet()
+        # About 64 MiB of old change events, written with SQLite while the server runs.
+        conn = sqlite3.connect(db, timeout=30)
+        blob = "x" * 60_000
+        conn.executemany("INSERT INTO events (type, at, data) VALUES ('note', '2026-01-01T00:00:00Z', ?)",
+                         [(blob,)] * 1100)
+        conn.commit()
+        conn.close()
+        status, _, body = server.call("POST", "/admin/backups", timeout=120)
+        assert status == 201, (status, body)
+        name, size = body["name"], body["size"]
+        assert size > 60 * 1024 * 1024, size
+        before = memory_kib(server.proc.pid, "VmRSS")
+        socks = []
+        for _ in range(4):
+            s = server.connect()
+            s.sendall(f"GET /admin/backups/{name} HTTP/1.1\r\nHost: shop\r\nX-API-Key: {ADMIN_KEY}\r\n\r\n".encode())
+            socks.append(s)
+        time.sleep(2)  # the answers have started; nobody reads them
+        held = memory_kib(server.proc.pid, "VmRSS") - before
+        for s in socks:
+            s.close()
+        assert held < 48 * 1024, f"4 downloads held open added {held // 1024} MiB"
+        print(f"     4 downloads of a {size // (1024 * 1024)} MiB backup held open: +{held // 1024} MiB resident")
+
+
 def refused(db: Path, expect: str, env: dict | None = None, args: list[str] | None = None) -> None:
     code, _, stderr = start_refused(BINARY, db, env=env, args=args)
     assert code != 0, f"exit code {code}; stderr {stderr!r}"
