@@ -194,7 +194,10 @@ impl BackupFolder {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if !(name.starts_with('.') && name.ends_with(PARTIAL_SUFFIX)) {
+            // SQLite's own journal of a copy that died is `….partial-journal`.
+            let partial = name.ends_with(PARTIAL_SUFFIX)
+                || name.ends_with(&format!("{PARTIAL_SUFFIX}-journal"));
+            if !(name.starts_with('.') && partial) {
                 continue;
             }
             let old = entry
@@ -282,6 +285,30 @@ mod tests {
                 "petstore-before-move.sqlite",
                 "petstore-main.sqlite",
             ]
+        );
+    }
+
+    #[test]
+    fn a_backup_sweeps_the_old_partial_files_and_journals_of_copies_that_died() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = super::BackupFolder::new(dir.path());
+        let store = dir.path().join("store.sqlite");
+        rusqlite::Connection::open(&store)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+            .unwrap();
+        file(dir.path(), ".petstore-1.sqlite.99.partial", 2);
+        file(dir.path(), ".petstore-1.sqlite.99.partial-journal", 2);
+        file(dir.path(), ".petstore-2.sqlite.98.partial-journal", 0);
+        folder.take(&store, BackupKind::Manual).unwrap();
+        let left: Vec<String> = names(dir.path())
+            .into_iter()
+            .filter(|n| n.contains("partial"))
+            .collect();
+        assert_eq!(
+            left,
+            [".petstore-2.sqlite.98.partial-journal"],
+            "a fresh one stays"
         );
     }
 
