@@ -10,10 +10,13 @@
 //! - **Changed tables.** On SQLite every row the writer changes names its table (the update
 //!   hook), so the lists know what changed; PostgreSQL stores remember no pages.
 //! - **The write-ahead log** and its checkpoints, SQLite's alone, are in [`wal`].
+//! - **Events from other processes**, PostgreSQL's alone, reach the subscribers through
+//!   [`postgres_follower`].
 //!
-//! The store's opening, its event follower and its migrations still branch in their own
-//! files (`mod.rs`, `events.rs`, `migrate.rs`, `connection.rs`, `backup.rs`, `restore.rs`).
+//! The store's opening and its migrations still branch in their own files (`mod.rs`,
+//! `migrate.rs`, `connection.rs`, `backup.rs`, `restore.rs`).
 
+pub(super) mod postgres_follower;
 pub(super) mod wal;
 
 use std::sync::Arc;

@@ -1,4 +1,5 @@
-//! Schema migrations: `.sql` files embedded in the binary, applied in order and recorded in
+//! Schema migrations: `.sql` files embedded in the binary, listed once in [`MIGRATIONS`] (each
+//! step with its SQLite file and its PostgreSQL twin), applied in order and recorded in
 //! `schema_migrations`.
 //!
 //! The whole run (reading the schema version, applying what is missing, recording it) is
@@ -9,115 +10,58 @@ use rusqlite::{params, Connection, TransactionBehavior};
 
 use super::StoreError;
 
+/// One migration: its version, and its file of SQL for each engine, named once:
+/// `migrations/NNNN_name.sql` for SQLite and its twin `migrations/postgres/NNNN_name.sql`
+/// (64-bit identity ids; the SQLite steps' effects are in the twin itself).
+struct Migration {
+    version: i64,
+    file: &'static str,
+    sqlite: &'static str,
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+    postgres: &'static str,
+}
+
+impl Migration {
+    /// The name recorded in `schema_migrations`: the file's name after its number.
+    fn name(&self) -> &'static str {
+        self.file
+            .split_once('_')
+            .map_or(self.file, |(_, name)| name)
+    }
+}
+
+/// A [`Migration`] from its version and its file's name (without `.sql`), both engines' SQL
+/// embedded; a missing twin does not compile.
+macro_rules! migration {
+    ($version:literal, $file:literal) => {
+        Migration {
+            version: $version,
+            file: $file,
+            sqlite: include_str!(concat!("../../migrations/", $file, ".sql")),
+            postgres: include_str!(concat!("../../migrations/postgres/", $file, ".sql")),
+        }
+    };
+}
+
 /// Every migration, in the order it is applied. Never edit one that has shipped: add another.
-const MIGRATIONS: &[(i64, &str, &str)] = &[
-    (1, "init", include_str!("../../migrations/0001_init.sql")),
-    (
-        2,
-        "store_records",
-        include_str!("../../migrations/0002_store_records.sql"),
-    ),
-    (3, "shop", include_str!("../../migrations/0003_shop.sql")),
-    (8, "staff", include_str!("../../migrations/0008_staff.sql")),
-    (14, "bans", include_str!("../../migrations/0014_bans.sql")),
-    (
-        15,
-        "shared_sign_in_state",
-        include_str!("../../migrations/0015_shared_sign_in_state.sql"),
-    ),
-    (
-        16,
-        "orders_by_pet_covering",
-        include_str!("../../migrations/0016_orders_by_pet_covering.sql"),
-    ),
-    (
-        17,
-        "idempotency_without_age_index",
-        include_str!("../../migrations/0017_idempotency_without_age_index.sql"),
-    ),
-    (
-        18,
-        "stock_change_sources_without_a_list",
-        include_str!("../../migrations/0018_stock_change_sources_without_a_list.sql"),
-    ),
-    (19, "tax", include_str!("../../migrations/0019_tax.sql")),
-    (20, "sales", include_str!("../../migrations/0020_sales.sql")),
-    (
-        21,
-        "refunds",
-        include_str!("../../migrations/0021_refunds.sql"),
-    ),
+#[rustfmt::skip]
+const MIGRATIONS: &[Migration] = &[
+    migration!(1, "0001_init"),
+    migration!(2, "0002_store_records"),
+    migration!(3, "0003_shop"),
+    migration!(8, "0008_staff"),
+    migration!(14, "0014_bans"),
+    migration!(15, "0015_shared_sign_in_state"),
+    migration!(16, "0016_orders_by_pet_covering"),
+    migration!(17, "0017_idempotency_without_age_index"),
+    migration!(18, "0018_stock_change_sources_without_a_list"),
+    migration!(19, "0019_tax"),
+    migration!(20, "0020_sales"),
+    migration!(21, "0021_refunds"),
 ];
 
-/// Steps in Rust that run right after a migration's SQL, in its transaction: changes that
-/// plain SQL cannot make without knowing the table as it is.
-/// The PostgreSQL twins of [`MIGRATIONS`], version for version (64-bit identity ids; the
-/// SQLite steps' effects are in the files themselves). A SQLite migration without its twin
-/// here fails a test below.
-#[cfg(feature = "postgres")]
-const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
-    (
-        1,
-        "init",
-        include_str!("../../migrations/postgres/0001_init.sql"),
-    ),
-    (
-        2,
-        "store_records",
-        include_str!("../../migrations/postgres/0002_store_records.sql"),
-    ),
-    (
-        3,
-        "shop",
-        include_str!("../../migrations/postgres/0003_shop.sql"),
-    ),
-    (
-        8,
-        "staff",
-        include_str!("../../migrations/postgres/0008_staff.sql"),
-    ),
-    (
-        14,
-        "bans",
-        include_str!("../../migrations/postgres/0014_bans.sql"),
-    ),
-    (
-        15,
-        "shared_sign_in_state",
-        include_str!("../../migrations/postgres/0015_shared_sign_in_state.sql"),
-    ),
-    (
-        16,
-        "orders_by_pet_covering",
-        include_str!("../../migrations/postgres/0016_orders_by_pet_covering.sql"),
-    ),
-    (
-        17,
-        "idempotency_without_age_index",
-        include_str!("../../migrations/postgres/0017_idempotency_without_age_index.sql"),
-    ),
-    (
-        18,
-        "stock_change_sources_without_a_list",
-        include_str!("../../migrations/postgres/0018_stock_change_sources_without_a_list.sql"),
-    ),
-    (
-        19,
-        "tax",
-        include_str!("../../migrations/postgres/0019_tax.sql"),
-    ),
-    (
-        20,
-        "sales",
-        include_str!("../../migrations/postgres/0020_sales.sql"),
-    ),
-    (
-        21,
-        "refunds",
-        include_str!("../../migrations/postgres/0021_refunds.sql"),
-    ),
-];
-
+/// Steps in Rust that run right after a migration's SQL on SQLite, in its transaction:
+/// changes that plain SQL cannot make without knowing the table as it is.
 const STEPS: &[(i64, Step)] = &[
     (3, widen_stock_change_sources),
     (18, compare_stock_change_sources),
@@ -201,13 +145,13 @@ fn rebuild_rewritten(conn: &Connection, table: &str, from: &str, to: &str) -> ru
 
 /// The newest schema version this program knows.
 pub fn newest() -> i64 {
-    MIGRATIONS.last().map_or(0, |m| m.0)
+    MIGRATIONS.last().map_or(0, |m| m.version)
 }
 
 /// Every schema version this program knows, in order (numbered apart, so not contiguous).
 #[cfg(test)]
 pub fn versions() -> Vec<i64> {
-    MIGRATIONS.iter().map(|m| m.0).collect()
+    MIGRATIONS.iter().map(|m| m.version).collect()
 }
 
 /// Brings the database up to the newest schema. Refuses a database written by a newer
@@ -238,9 +182,10 @@ pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
         .prepare("SELECT version FROM schema_migrations")?
         .query_map([], |row| row.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    for (version, name, sql) in MIGRATIONS.iter().filter(|m| !applied.contains(&m.0)) {
-        tx.execute_batch(sql)?;
-        for (_, step) in STEPS.iter().filter(|s| s.0 == *version) {
+    for migration in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
+        let (version, name) = (migration.version, migration.name());
+        tx.execute_batch(migration.sqlite)?;
+        for (_, step) in STEPS.iter().filter(|s| s.0 == version) {
             step(&tx)?;
         }
         tx.execute(
@@ -298,12 +243,10 @@ fn migrate_postgres(conn: &super::db::Connection) -> Result<(), StoreError> {
         .prepare_cached("SELECT version FROM schema_migrations")?
         .query_map([], |row| row.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    for (version, name, sql) in POSTGRES_MIGRATIONS
-        .iter()
-        .filter(|m| !applied.contains(&m.0))
-    {
+    for migration in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
+        let (version, name) = (migration.version, migration.name());
         conn.execute_batch("BEGIN")?;
-        let done = conn.execute_batch(sql).and_then(|()| {
+        let done = conn.execute_batch(migration.postgres).and_then(|()| {
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
                 params![version, name, crate::domain::time::now()],
@@ -326,12 +269,20 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    #[cfg(feature = "postgres")]
     #[test]
-    fn every_sqlite_migration_has_its_postgresql_twin() {
-        let sqlite: Vec<i64> = MIGRATIONS.iter().map(|m| m.0).collect();
-        let postgres: Vec<i64> = POSTGRES_MIGRATIONS.iter().map(|m| m.0).collect();
-        assert_eq!(sqlite, postgres, "add the twin in migrations/postgres/");
+    fn each_migration_file_is_numbered_with_its_version_and_versions_only_grow() {
+        for pair in MIGRATIONS.windows(2) {
+            assert!(pair[0].version < pair[1].version, "{}", pair[1].file);
+        }
+        for m in MIGRATIONS {
+            assert_eq!(
+                m.file[..4].parse::<i64>().ok(),
+                Some(m.version),
+                "{}",
+                m.file
+            );
+            assert_eq!(m.file[4..5].to_owned() + m.name(), m.file[4..]);
+        }
     }
 
     /// The names of the stock history's indexes, in order.
@@ -352,7 +303,7 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         // A store that got a later migration (a column and an index on the history) before
         // the shop's.
-        conn.execute_batch(MIGRATIONS[0].2).unwrap();
+        conn.execute_batch(MIGRATIONS[0].sqlite).unwrap();
         conn.execute_batch(
             "ALTER TABLE stock_changes ADD COLUMN staff_id INTEGER;
              CREATE INDEX stock_changes_by_staff ON stock_changes(staff_id);

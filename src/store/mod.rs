@@ -228,7 +228,7 @@ struct Inner {
     /// The exclusive lock of a serving store, released by [`Store::close`].
     lock: std::sync::Mutex<Option<std::fs::File>>,
     /// PostgreSQL: the thread that hands every process's events to the subscribers.
-    follower: Option<events::Follower>,
+    follower: Option<engine::postgres_follower::Follower>,
 }
 
 /// The PostgreSQL URL `path` stands for, if it is one.
@@ -372,7 +372,7 @@ impl Store {
         };
         on_own_thread(url.to_owned())?;
         let (events, _) = broadcast::channel(EVENT_BUFFER);
-        let follower = events::Follower::start(url.to_owned(), events.clone())?;
+        let follower = engine::postgres_follower::Follower::start(url.to_owned(), events.clone())?;
         // Other processes write the same tables: nothing is remembered between requests.
         let pages = pages::Pages::new(false);
         let writer_url = url.to_owned();

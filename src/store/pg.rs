@@ -2,7 +2,9 @@
 //! of the store's threads owns its connection, as with SQLite), with its cache of prepared
 //! statements and the conversions between the store's neutral values (rusqlite's `Value`)
 //! and PostgreSQL's types. The schema uses `BIGINT` for every integer (flags included),
-//! `DOUBLE PRECISION`, `TEXT` and `BYTEA`; results of `SUM`/`AVG` (`NUMERIC`) are read too.
+//! `DOUBLE PRECISION`, `TEXT` and `BYTEA`. An aggregate that PostgreSQL answers as `NUMERIC`
+//! (`SUM`, `AVG`) is cast in the SQL (`CAST(SUM(x) AS BIGINT)`, as SQLite answers it); an
+//! uncast one is refused with a message saying so.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -279,6 +281,10 @@ impl ToSql for Param<'_> {
     to_sql_checked!();
 }
 
+/// Why a NUMERIC column is refused.
+const UNCAST_NUMERIC: &str =
+    "a NUMERIC column (an uncast SUM or AVG): cast it in the SQL, e.g. CAST(SUM(x) AS BIGINT)";
+
 /// A column of any type the store reads, as a neutral value.
 struct Column(Value);
 
@@ -292,7 +298,8 @@ impl<'a> FromSql<'a> for Column {
             Type::BOOL => Value::Integer(bool::from_sql(ty, raw)?.into()),
             Type::FLOAT8 => Value::Real(f64::from_sql(ty, raw)?),
             Type::FLOAT4 => Value::Real(f32::from_sql(ty, raw)?.into()),
-            Type::NUMERIC => numeric(raw)?,
+            // `SUM` and `AVG` answer NUMERIC: the SQL casts them (`CAST(SUM(..) AS BIGINT)`).
+            Type::NUMERIC => return Err(UNCAST_NUMERIC.into()),
             Type::BYTEA => Value::Blob(raw.to_vec()),
             _ => Value::Text(std::str::from_utf8(raw)?.to_owned()),
         };
@@ -306,41 +313,6 @@ impl<'a> FromSql<'a> for Column {
     fn accepts(_: &Type) -> bool {
         true
     }
-}
-
-/// Decodes PostgreSQL's binary `NUMERIC` (base-10000 digits): an integer when it has no
-/// fractional digits, else a real.
-fn numeric(raw: &[u8]) -> Result<Value, BoxError> {
-    let word = |i: usize| -> Result<i32, BoxError> {
-        let bytes = raw.get(i * 2..i * 2 + 2).ok_or("a short NUMERIC")?;
-        Ok(i32::from(i16::from_be_bytes([bytes[0], bytes[1]])))
-    };
-    let ndigits = usize::try_from(word(0)?)?;
-    let weight = word(1)?;
-    let sign = word(2)? as u16;
-    let dscale = word(3)?;
-    if sign == 0xC000 {
-        return Err("NUMERIC NaN".into());
-    }
-    let negative = sign == 0x4000;
-    if dscale == 0 {
-        let mut n: i128 = 0;
-        for i in 0..ndigits {
-            n = n * 10_000 + i128::from(word(4 + i)?);
-        }
-        let zeros = weight + 1 - i32::try_from(ndigits)?;
-        for _ in 0..zeros.max(0) {
-            n *= 10_000;
-        }
-        let n = if negative { -n } else { n };
-        return Ok(Value::Integer(i64::try_from(n)?));
-    }
-    let mut f = 0f64;
-    for i in 0..ndigits {
-        let exp = weight - i32::try_from(i)?;
-        f += f64::from(word(4 + i)?) * 10_000f64.powi(exp);
-    }
-    Ok(Value::Real(if negative { -f } else { f }))
 }
 
 /// Column `idx` of `row` as `T`, by rusqlite's conversions from the neutral value.
@@ -395,30 +367,3 @@ fn wait_here(url: &str, shown: &str) {
 
 /// How often a server starting before its database tries it again.
 const REACH_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numeric_sums_decode_to_integers_and_averages_to_reals() {
-        // 123456789 = 1|2345|6789, weight 2, scale 0
-        let raw: Vec<u8> = [3i16, 2, 0, 0, 1, 2345, 6789]
-            .iter()
-            .flat_map(|w| w.to_be_bytes())
-            .collect();
-        assert_eq!(numeric(&raw).ok(), Some(Value::Integer(123_456_789)));
-        // 20000 = 2 (weight 1), scale 0: trailing zero groups are left out
-        let raw: Vec<u8> = [1i16, 1, 0, 0, 2]
-            .iter()
-            .flat_map(|w| w.to_be_bytes())
-            .collect();
-        assert_eq!(numeric(&raw).ok(), Some(Value::Integer(20_000)));
-        // -2.5 = 2|5000, weight 0, negative, scale 1
-        let raw: Vec<u8> = [2i16, 0, 0x4000, 1, 2, 5000]
-            .iter()
-            .flat_map(|w| w.to_be_bytes())
-            .collect();
-        assert_eq!(numeric(&raw).ok(), Some(Value::Real(-2.5)));
-    }
-}

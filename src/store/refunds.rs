@@ -22,7 +22,9 @@ use crate::domain::{time, DomainError};
 fn refunded_before(tx: &Tx<'_>, sale_id: i64, pet_id: i64) -> Result<Refunded> {
     Ok(tx
         .prepare_cached(
-            "SELECT COALESCE(SUM(quantity), 0), COALESCE(SUM(amount), 0), COALESCE(SUM(tax), 0)
+            "SELECT CAST(COALESCE(SUM(quantity), 0) AS BIGINT),
+                    CAST(COALESCE(SUM(amount), 0) AS BIGINT),
+                    CAST(COALESCE(SUM(tax), 0) AS BIGINT)
              FROM refund_lines WHERE sale_id = ?1 AND pet_id = ?2",
         )?
         .query_row(params![sale_id, pet_id], |row| {

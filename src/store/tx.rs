@@ -7,7 +7,6 @@
 //! A request's undo pages stay in memory up to the build's statement-journal spill size
 //! (`.cargo/config.toml`), then move to a temporary file in one write (the tests below).
 
-use rusqlite::params;
 use serde::Serialize;
 
 use super::db::Connection;
@@ -50,12 +49,7 @@ impl Tx<'_> {
         let at = time::now();
         let key_name = self.member.as_ref().map(|m| m.name.clone());
         let staff_id = self.member.as_ref().map(|m| m.id);
-        let id = self
-            .conn
-            .prepare_cached(
-                "INSERT INTO events (type, at, data, key_name, staff_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .insert(params![kind, at, data.to_string(), key_name, staff_id])?;
+        let id = super::events::insert(self.conn, kind, &at, &data, key_name.as_deref(), staff_id)?;
         self.events.push(Event {
             id,
             kind: kind.to_owned(),
