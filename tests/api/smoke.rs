@@ -1,3 +1,6 @@
+//! The first two things any client meets: a new store's empty, paged pet list, and the
+//! refusal of a request without a key.
+
 use serde_json::json;
 
 use crate::support::{assert_error, body, TestApp};
