@@ -28,7 +28,7 @@ pub fn open_writer(path: &Path) -> Result<Connection> {
     // released (`SQLITE_STMTJRNL_SPILL` in .cargo/config.toml). Durability is the WAL's.
     stable_plans(&conn)?;
     // SQLite's own checkpoints (every 1000 pages, inside the commit that crosses the mark)
-    // are replaced by the writer's: see `writer::watch_log`.
+    // are replaced by the writer's: see `engine::wal::watch_log`.
     Ok(conn)
 }
 
