@@ -22,9 +22,8 @@ use serde::{Deserialize, Serialize};
 use crate::contract::Bound;
 
 use super::payment::Method;
-use super::pet::positive_id;
-use super::sale::{bounded_text, TILL};
-use super::tax::{div_round, narrow, QUANTITY_MAX};
+use super::sale::{bounded_text, line_list, pet_and_quantity, TILL};
+use super::tax::{div_round, narrow};
 use super::DomainError;
 
 /// A sold line: its total, its tax and its units.
@@ -135,42 +134,16 @@ impl TryFrom<RefundInput> for NewRefund {
     type Error = DomainError;
 
     fn try_from(input: RefundInput) -> Result<Self, DomainError> {
-        let raw = input
-            .lines
-            .ok_or_else(|| DomainError::invalid("lines", "is required"))?;
-        if !REFUND_LINES.contains(raw.len() as i64) {
-            return Err(DomainError::invalid(
-                "lines",
-                format!(
-                    "must have {} to {} lines (got {})",
-                    REFUND_LINES.min,
-                    REFUND_LINES.max,
-                    raw.len()
-                ),
-            ));
-        }
+        let raw = line_list(input.lines, REFUND_LINES)?;
         let mut lines: Vec<NewRefundLine> = Vec::with_capacity(raw.len());
         for (i, line) in raw.into_iter().enumerate() {
-            let field = |name: &str| format!("lines[{i}].{name}");
-            let pet_id = line
-                .pet_id
-                .ok_or_else(|| DomainError::invalid(&field("petId"), "is required"))?;
-            let pet_id = positive_id(&field("petId"), pet_id)?;
-            if lines.iter().any(|l| l.pet_id == pet_id) {
-                return Err(DomainError::invalid(
-                    &field("petId"),
-                    format!("pet {pet_id} is already on another line"),
-                ));
-            }
-            let quantity = line
-                .quantity
-                .ok_or_else(|| DomainError::invalid(&field("quantity"), "is required"))?;
-            if !(1..=QUANTITY_MAX).contains(&quantity) {
-                return Err(DomainError::invalid(
-                    &field("quantity"),
-                    format!("must be between 1 and {QUANTITY_MAX}"),
-                ));
-            }
+            let (pet_id, quantity) = pet_and_quantity(
+                i,
+                line.pet_id,
+                line.quantity,
+                |id| lines.iter().any(|l| l.pet_id == id),
+                "",
+            )?;
             lines.push(NewRefundLine { pet_id, quantity });
         }
         let method = input

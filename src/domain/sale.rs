@@ -148,41 +148,66 @@ impl TryFrom<Received<SaleInput>> for NewSale {
     }
 }
 
-fn lines(input: Option<Vec<SaleLineInput>>) -> Result<Vec<NewSaleLine>, DomainError> {
+/// A basket's `lines`: present, and between `bound.min` and `bound.max` of them. Shared by
+/// sales and refunds.
+pub(super) fn line_list<T>(input: Option<Vec<T>>, bound: Bound) -> Result<Vec<T>, DomainError> {
     let input = input.ok_or_else(|| DomainError::invalid("lines", "is required"))?;
-    if !SALE_LINES.contains(input.len() as i64) {
+    if !bound.contains(input.len() as i64) {
         return Err(DomainError::invalid(
             "lines",
             format!(
                 "must have {} to {} lines (got {})",
-                SALE_LINES.min,
-                SALE_LINES.max,
+                bound.min,
+                bound.max,
                 input.len()
             ),
         ));
     }
+    Ok(input)
+}
+
+/// Line `i`'s pet and quantity: the pet named once in the basket (`taken` says whether an
+/// earlier line has it; `again` ends the message when it does), the quantity 1 to
+/// `QUANTITY_MAX`. Shared by sales and refunds.
+pub(super) fn pet_and_quantity(
+    i: usize,
+    pet_id: Option<i64>,
+    quantity: Option<i64>,
+    taken: impl Fn(i64) -> bool,
+    again: &str,
+) -> Result<(i64, i64), DomainError> {
+    let field = |name: &str| format!("lines[{i}].{name}");
+    let pet_id = pet_id.ok_or_else(|| DomainError::invalid(&field("petId"), "is required"))?;
+    let pet_id = positive_id(&field("petId"), pet_id)?;
+    if taken(pet_id) {
+        return Err(DomainError::invalid(
+            &field("petId"),
+            format!("pet {pet_id} is already on another line{again}"),
+        ));
+    }
+    let quantity =
+        quantity.ok_or_else(|| DomainError::invalid(&field("quantity"), "is required"))?;
+    if !(1..=QUANTITY_MAX).contains(&quantity) {
+        return Err(DomainError::invalid(
+            &field("quantity"),
+            format!("must be between 1 and {QUANTITY_MAX}"),
+        ));
+    }
+    Ok((pet_id, quantity))
+}
+
+fn lines(input: Option<Vec<SaleLineInput>>) -> Result<Vec<NewSaleLine>, DomainError> {
+    let input = line_list(input, SALE_LINES)?;
     let mut out: Vec<NewSaleLine> = Vec::with_capacity(input.len());
     for (i, line) in input.into_iter().enumerate() {
         let field = |name: &str| format!("lines[{i}].{name}");
-        let pet_id = line
-            .pet_id
-            .ok_or_else(|| DomainError::invalid(&field("petId"), "is required"))?;
-        let pet_id = positive_id(&field("petId"), pet_id)?;
-        if out.iter().any(|l| l.pet_id == pet_id) {
-            return Err(DomainError::invalid(
-                &field("petId"),
-                format!("pet {pet_id} is already on another line; sell it once with its quantity"),
-            ));
-        }
-        let quantity = line
-            .quantity
-            .ok_or_else(|| DomainError::invalid(&field("quantity"), "is required"))?;
-        if !(1..=QUANTITY_MAX).contains(&quantity) {
-            return Err(DomainError::invalid(
-                &field("quantity"),
-                format!("must be between 1 and {QUANTITY_MAX}"),
-            ));
-        }
+        let (pet_id, quantity) = pet_and_quantity(
+            i,
+            line.pet_id,
+            line.quantity,
+            |id| out.iter().any(|l| l.pet_id == id),
+            "; sell it once with its quantity",
+        )?;
         let discount = line.discount.unwrap_or(0);
         if !(0..=PRICE_MAX * quantity).contains(&discount) {
             return Err(DomainError::invalid(
