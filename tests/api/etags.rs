@@ -27,6 +27,36 @@ async fn etag_of(app: &TestApp, path: &str) -> String {
     header(&res, "etag")
 }
 
+/// A change to a record: its method and its JSON body, if any.
+type Change = (Method, Option<Value>);
+
+/// Sends each change to `path` with `tag` in `If-Match`; each is refused with 412
+/// `precondition_failed`.
+async fn each_refused(app: &TestApp, path: &str, tag: &str, changes: &[Change]) {
+    for (method, json) in changes {
+        let res = with_if_match(app, method.clone(), path, tag, json.clone()).await;
+        assert_eq!(res.status(), 412, "{method} {path}, If-Match: {tag}");
+        assert_error(res, 412, "precondition_failed").await;
+    }
+}
+
+/// Sends each change to `path` in turn, the first with `tag` in `If-Match` and each next
+/// with the `ETag` the one before was answered with; each is let through with its status.
+/// The last answer's `ETag` (none after a 204).
+async fn each_passes(app: &TestApp, path: &str, tag: &str, changes: &[(Change, u16)]) -> String {
+    let mut tag = tag.to_owned();
+    for ((method, json), status) in changes {
+        let res = with_if_match(app, method.clone(), path, &tag, json.clone()).await;
+        assert_eq!(res.status(), *status, "{method} {path}, If-Match: {tag}");
+        tag = if *status == 204 {
+            String::new()
+        } else {
+            header(&res, "etag")
+        };
+    }
+    tag
+}
+
 #[tokio::test]
 async fn every_single_record_answer_carries_a_strong_etag() {
     let app = TestApp::spawn().await;
@@ -90,27 +120,16 @@ async fn a_stale_if_match_refuses_changes_to_pets() {
         .await;
     assert_eq!(res.status(), 200);
 
-    for tag in [old.as_str(), STALE] {
-        let res = with_if_match(
-            &app,
+    let changes = [
+        (
             Method::PUT,
-            &path,
-            tag,
             Some(json!({ "name": "Bob", "categoryId": cat })),
-        )
-        .await;
-        assert_error(res, 412, "precondition_failed").await;
-        let res = with_if_match(
-            &app,
-            Method::PATCH,
-            &path,
-            tag,
-            Some(json!({ "name": "Bob" })),
-        )
-        .await;
-        assert_error(res, 412, "precondition_failed").await;
-        let res = with_if_match(&app, Method::DELETE, &path, tag, None).await;
-        assert_error(res, 412, "precondition_failed").await;
+        ),
+        (Method::PATCH, Some(json!({ "name": "Bob" }))),
+        (Method::DELETE, None),
+    ];
+    for tag in [old.as_str(), STALE] {
+        each_refused(&app, &path, tag, &changes).await;
     }
     assert_eq!(app.get_json(&path).await["name"], "Max");
 }
@@ -122,29 +141,20 @@ async fn a_current_if_match_lets_pet_changes_through() {
     let rex = app.pet_with_stock("Rex", cat, 0).await;
     let path = format!("/pets/{rex}");
     let tag = etag_of(&app, &path).await;
-    let res = with_if_match(
-        &app,
-        Method::PUT,
-        &path,
-        &tag,
-        Some(json!({ "name": "Bob", "categoryId": cat })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
-    let tag = header(&res, "etag");
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &path,
-        &tag,
-        Some(json!({ "status": "sold" })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
-    let tag = header(&res, "etag");
+    let changes = [
+        (
+            (
+                Method::PUT,
+                Some(json!({ "name": "Bob", "categoryId": cat })),
+            ),
+            200,
+        ),
+        ((Method::PATCH, Some(json!({ "status": "sold" }))), 200),
+    ];
+    let tag = each_passes(&app, &path, &tag, &changes).await;
+    // The current tag in a list of tags matches too.
     let list = format!("\"nope\", {tag}");
-    let res = with_if_match(&app, Method::DELETE, &path, &list, None).await;
-    assert_eq!(res.status(), 204);
+    each_passes(&app, &path, &list, &[((Method::DELETE, None), 204)]).await;
 }
 
 #[tokio::test]
@@ -153,49 +163,20 @@ async fn a_stale_if_match_refuses_changes_to_categories_and_a_current_one_passes
     let cat = app.category("Dogs").await;
     let path = format!("/categories/{cat}");
     let tag = etag_of(&app, &path).await;
-    let res = with_if_match(
-        &app,
-        Method::PUT,
-        &path,
-        STALE,
-        Some(json!({ "name": "Cats" })),
-    )
-    .await;
-    assert_error(res, 412, "precondition_failed").await;
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &path,
-        STALE,
-        Some(json!({ "name": "Cats" })),
-    )
-    .await;
-    assert_error(res, 412, "precondition_failed").await;
-    let res = with_if_match(&app, Method::DELETE, &path, STALE, None).await;
-    assert_error(res, 412, "precondition_failed").await;
+    let changes = [
+        (Method::PUT, Some(json!({ "name": "Cats" }))),
+        (Method::PATCH, Some(json!({ "name": "Cats" }))),
+        (Method::DELETE, None),
+    ];
+    each_refused(&app, &path, STALE, &changes).await;
     assert_eq!(app.get_json(&path).await["name"], "Dogs");
 
-    let res = with_if_match(
-        &app,
-        Method::PUT,
-        &path,
-        &tag,
-        Some(json!({ "name": "Cats" })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
-    let tag = header(&res, "etag");
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &path,
-        &tag,
-        Some(json!({ "description": "Meow" })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
-    let res = with_if_match(&app, Method::DELETE, &path, &header(&res, "etag"), None).await;
-    assert_eq!(res.status(), 204);
+    let changes = [
+        ((Method::PUT, Some(json!({ "name": "Cats" }))), 200),
+        ((Method::PATCH, Some(json!({ "description": "Meow" }))), 200),
+        ((Method::DELETE, None), 204),
+    ];
+    each_passes(&app, &path, &tag, &changes).await;
 }
 
 #[tokio::test]
@@ -207,51 +188,26 @@ async fn a_stale_if_match_refuses_changes_to_orders_and_a_current_one_passes() {
     let second = app.order(rex, 1).await;
     let path = format!("/store/orders/{}", first["id"]);
 
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &path,
-        STALE,
-        Some(json!({ "complete": true })),
-    )
-    .await;
-    assert_error(res, 412, "precondition_failed").await;
-    let res = with_if_match(&app, Method::DELETE, &path, STALE, None).await;
-    assert_error(res, 412, "precondition_failed").await;
+    let changes = [
+        (Method::PATCH, Some(json!({ "complete": true }))),
+        (Method::DELETE, None),
+    ];
+    each_refused(&app, &path, STALE, &changes).await;
     assert_eq!(app.get_json(&path).await["complete"], false);
     assert_eq!(
         app.get_json(&format!("/store/inventory/{rex}")).await["quantity"],
         3
     );
 
+    // Completing the order changes its tag: the same tag a second time is stale.
     let tag = etag_of(&app, &path).await;
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &path,
-        &tag,
-        Some(json!({ "complete": true })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &path,
-        &tag,
-        Some(json!({ "complete": true })),
-    )
-    .await;
-    assert_error(res, 412, "precondition_failed").await;
+    let complete = (Method::PATCH, Some(json!({ "complete": true })));
+    each_passes(&app, &path, &tag, &[(complete.clone(), 200)]).await;
+    each_refused(&app, &path, &tag, &[complete]).await;
 
     let path = format!("/store/orders/{}", second["id"]);
     let tag = etag_of(&app, &path).await;
-    assert_eq!(
-        with_if_match(&app, Method::DELETE, &path, &tag, None)
-            .await
-            .status(),
-        204
-    );
+    each_passes(&app, &path, &tag, &[((Method::DELETE, None), 204)]).await;
     assert_eq!(
         app.get_json(&format!("/store/inventory/{rex}")).await["quantity"],
         4
@@ -266,26 +222,12 @@ async fn a_stale_if_match_refuses_setting_stock_and_a_current_one_passes() {
     let path = format!("/store/inventory/{rex}");
     let tag = etag_of(&app, &path).await;
     app.order(rex, 1).await;
-    let res = with_if_match(
-        &app,
-        Method::PUT,
-        &path,
-        &tag,
-        Some(json!({ "quantity": 50 })),
-    )
-    .await;
-    assert_error(res, 412, "precondition_failed").await;
+    let set = (Method::PUT, Some(json!({ "quantity": 50 })));
+    each_refused(&app, &path, &tag, std::slice::from_ref(&set)).await;
     assert_eq!(app.get_json(&path).await["quantity"], 4);
 
     let tag = etag_of(&app, &path).await;
-    let res = with_if_match(
-        &app,
-        Method::PUT,
-        &path,
-        &tag,
-        Some(json!({ "quantity": 50 })),
-    )
-    .await;
+    let res = with_if_match(&app, set.0, &path, &tag, set.1).await;
     assert_eq!(res.status(), 200);
     assert_eq!(body(res).await["quantity"], 50);
 }
@@ -295,33 +237,22 @@ async fn if_match_star_matches_any_existing_record() {
     let app = TestApp::spawn().await;
     let cat = app.category("Dogs").await;
     let rex = app.pet_with_stock("Rex", cat, 5).await;
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &format!("/pets/{rex}"),
-        "*",
-        Some(json!({ "name": "Max" })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
-    let res = with_if_match(
-        &app,
-        Method::PUT,
-        &format!("/store/inventory/{rex}"),
-        "*",
-        Some(json!({ "quantity": 9 })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
-    let res = with_if_match(
-        &app,
-        Method::PATCH,
-        &format!("/categories/{cat}"),
-        "*",
-        Some(json!({ "name": "Hounds" })),
-    )
-    .await;
-    assert_eq!(res.status(), 200);
+    for (path, change) in [
+        (
+            format!("/pets/{rex}"),
+            (Method::PATCH, Some(json!({ "name": "Max" }))),
+        ),
+        (
+            format!("/store/inventory/{rex}"),
+            (Method::PUT, Some(json!({ "quantity": 9 }))),
+        ),
+        (
+            format!("/categories/{cat}"),
+            (Method::PATCH, Some(json!({ "name": "Hounds" }))),
+        ),
+    ] {
+        each_passes(&app, &path, "*", &[(change, 200)]).await;
+    }
     let res = with_if_match(&app, Method::DELETE, "/pets/99999", "*", None).await;
     assert_error(res, 404, "not_found").await;
 }
