@@ -170,7 +170,10 @@ impl From<StoreError> for ApiError {
                 }
                 Self::new(Code::Unavailable, err.to_string())
             }
-            StoreError::Sqlite(_) | StoreError::Internal(_) | StoreError::Refused(_) => {
+            StoreError::Sqlite(_)
+            | StoreError::Internal(_)
+            | StoreError::Refused(_)
+            | StoreError::NewerSchema { .. } => {
                 tracing::error!(%err, "store failure");
                 Self::internal()
             }

@@ -154,6 +154,19 @@ pub fn versions() -> Vec<i64> {
     MIGRATIONS.iter().map(|m| m.version).collect()
 }
 
+/// Refuses a schema `current` newer than this program knows, on either engine, with the one
+/// error that says so.
+fn refuse_newer(current: i64) -> Result<(), StoreError> {
+    let known = newest();
+    if current > known {
+        return Err(StoreError::NewerSchema {
+            found: current,
+            known,
+        });
+    }
+    Ok(())
+}
+
 /// Brings the database up to the newest schema. Refuses a database written by a newer
 /// version of the program rather than guessing at it.
 pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
@@ -170,12 +183,7 @@ pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
         [],
         |row| row.get(0),
     )?;
-    let newest = newest();
-    if current > newest {
-        return Err(StoreError::Internal(format!(
-            "the store's schema is version {current}, newer than this program knows ({newest}); use a newer petstore"
-        )));
-    }
+    refuse_newer(current)?;
     // Each migration is applied once whatever its number: they are numbered apart, so one
     // with a lower number may arrive after a higher one has been applied.
     let applied: Vec<i64> = tx
@@ -233,12 +241,7 @@ fn migrate_postgres(conn: &super::db::Connection) -> Result<(), StoreError> {
         [],
         |row| row.get(0),
     )?;
-    let newest = newest();
-    if current > newest {
-        return Err(StoreError::Refused(format!(
-            "the database's schema is version {current}, newer than this program knows ({newest}); use a newer petstore"
-        )));
-    }
+    refuse_newer(current)?;
     let applied: Vec<i64> = conn
         .prepare_cached("SELECT version FROM schema_migrations")?
         .query_map([], |row| row.get(0))?
@@ -369,5 +372,66 @@ mod tests {
             history_indexes(&conn),
             ["stock_changes_by_at", "stock_changes_by_pet"]
         );
+    }
+
+    /// A schema newer than the program's is refused with the newer-schema error (PostgreSQL's
+    /// runner calls the same `refuse_newer`), and nothing is applied.
+    #[test]
+    fn a_schema_from_a_newer_petstore_is_refused_with_the_newer_schema_error_and_left_as_it_is() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        run(&mut conn).unwrap();
+        let future = newest() + 1;
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, 'future', 'x')",
+            [future],
+        )
+        .unwrap();
+        let schema = |conn: &Connection| -> Vec<String> {
+            conn.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        let before = schema(&conn);
+        match run(&mut conn) {
+            Err(StoreError::NewerSchema { found, known }) => {
+                assert_eq!((found, known), (future, newest()));
+            }
+            other => panic!("expected the newer-schema error, got {other:?}"),
+        }
+        assert_eq!(schema(&conn), before);
+        assert!(refuse_newer(newest()).is_ok());
+    }
+
+    /// Starting on such a file says which file, and why, in one sentence.
+    #[test]
+    fn opening_a_store_file_from_a_newer_petstore_is_refused_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite");
+        crate::store::Store::open(&path).unwrap().close();
+        Connection::open(&path)
+            .unwrap()
+            .execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, 'future', 'x')",
+                [newest() + 1],
+            )
+            .unwrap();
+        match crate::store::Store::open(&path) {
+            Err(StoreError::Refused(message)) => {
+                assert!(message.contains(&path.display().to_string()), "{message}");
+                assert!(
+                    message.contains(&format!(
+                        "schema is version {}, newer than this program knows ({})",
+                        newest() + 1,
+                        newest()
+                    )),
+                    "{message}"
+                );
+            }
+            Err(other) => panic!("expected a refusal, got {other:?}"),
+            Ok(_) => panic!("a store from a newer petstore was opened"),
+        }
     }
 }

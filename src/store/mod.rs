@@ -118,6 +118,12 @@ pub enum StoreError {
     /// message is one sentence for the person starting the program.
     #[error("{0}")]
     Refused(String),
+    /// The store's schema was written by a newer petstore, on either engine: it is left as
+    /// it is rather than guessed at.
+    #[error(
+        "the store's schema is version {found}, newer than this program knows ({known}); use a newer petstore"
+    )]
+    NewerSchema { found: i64, known: i64 },
 }
 
 /// What a client is told when the store cannot save: the cause an owner should look at.

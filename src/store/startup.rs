@@ -149,8 +149,8 @@ pub fn explain(path: &Path, err: StoreError) -> StoreError {
             "the store file {file} is locked by another program; close it and start again"
         ));
     }
-    if let StoreError::Internal(why) = &err {
-        return refuse(format!("cannot use the store file {file}: {why}"));
+    if let StoreError::Internal(_) | StoreError::NewerSchema { .. } = &err {
+        return refuse(format!("cannot use the store file {file}: {err}"));
     }
     let StoreError::Sqlite(sqlite) = &err else {
         return err;
