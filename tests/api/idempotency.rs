@@ -15,12 +15,6 @@ async fn place(app: &TestApp, secret: &str, key: &str, order: &Value) -> Respons
         .unwrap()
 }
 
-async fn stock(app: &TestApp, pet: i64) -> i64 {
-    app.get_json(&format!("/store/inventory/{pet}")).await["quantity"]
-        .as_i64()
-        .unwrap()
-}
-
 async fn history_len(app: &TestApp, pet: i64) -> usize {
     app.get_json(&format!("/store/inventory/{pet}/adjustments"))
         .await
@@ -50,7 +44,7 @@ async fn a_repeated_order_replays_the_first_answer_without_placing_it_again() {
         assert_eq!(header(&again, "idempotent-replayed"), "true");
         assert_eq!(again.text().await.unwrap(), first_body);
     }
-    assert_eq!(stock(&app, rex).await, 3, "decremented once");
+    assert_eq!(app.stock(rex).await, 3, "decremented once");
     assert_eq!(
         history_len(&app, rex).await,
         2,
@@ -91,7 +85,7 @@ async fn the_same_body_with_keys_in_another_order_or_spacing_is_a_replay() {
         .unwrap();
     assert_eq!(res.status(), 201);
     assert_eq!(body(res).await, first);
-    assert_eq!(stock(&app, rex).await, 4);
+    assert_eq!(app.stock(rex).await, 4);
 }
 
 #[tokio::test]
@@ -123,7 +117,7 @@ async fn the_same_key_with_another_body_is_idempotency_key_reused() {
     )
     .await;
     assert_error(res, 422, "idempotency_key_reused").await;
-    assert_eq!(stock(&app, rex).await, 4);
+    assert_eq!(app.stock(rex).await, 4);
 }
 
 #[tokio::test]
@@ -149,7 +143,7 @@ async fn idempotency_keys_are_scoped_to_the_calling_api_key() {
     )
     .await;
     assert_eq!(c.status(), 201);
-    assert_eq!(stock(&app, rex).await, 1);
+    assert_eq!(app.stock(rex).await, 1);
 }
 
 #[tokio::test]
@@ -165,7 +159,7 @@ async fn a_quoted_idempotency_key_is_the_same_key_unquoted() {
     assert_eq!(again.status(), 201);
     assert_eq!(header(&again, "idempotent-replayed"), "true");
     assert_eq!(body(again).await, first);
-    assert_eq!(stock(&app, rex).await, 4);
+    assert_eq!(app.stock(rex).await, 4);
 }
 
 #[tokio::test]
@@ -178,7 +172,7 @@ async fn an_idempotency_key_longer_than_255_characters_is_bad_request() {
     assert_error(res, 400, "bad_request").await;
     let res = place(&app, ADMIN_KEY, &"k".repeat(255), &order).await;
     assert_eq!(res.status(), 201);
-    assert_eq!(stock(&app, rex).await, 4);
+    assert_eq!(app.stock(rex).await, 4);
 }
 
 #[tokio::test]
@@ -190,11 +184,11 @@ async fn a_quoted_idempotency_key_counts_its_quotes_toward_the_255() {
     let too_long = format!("\"{}\"", "q".repeat(254));
     let res = place(&app, ADMIN_KEY, &too_long, &order).await;
     assert_error(res, 400, "bad_request").await;
-    assert_eq!(stock(&app, rex).await, 5, "nothing was sold");
+    assert_eq!(app.stock(rex).await, 5, "nothing was sold");
     let fits = format!("\"{}\"", "q".repeat(253));
     let res = place(&app, ADMIN_KEY, &fits, &order).await;
     assert_eq!(res.status(), 201);
-    assert_eq!(stock(&app, rex).await, 4);
+    assert_eq!(app.stock(rex).await, 4);
 }
 
 #[tokio::test]
@@ -216,7 +210,7 @@ async fn a_failed_request_is_not_recorded_and_may_be_retried_with_its_key() {
     let res = place(&app, ADMIN_KEY, "k-retry", &order).await;
     assert_eq!(res.status(), 201);
     assert!(res.headers().get("idempotent-replayed").is_none());
-    assert_eq!(stock(&app, rex).await, 0);
+    assert_eq!(app.stock(rex).await, 0);
 }
 
 #[tokio::test]
@@ -239,7 +233,7 @@ async fn a_repeated_adjustment_replays_and_changes_the_stock_once() {
     assert_eq!(again.status(), 200);
     assert_eq!(header(&again, "idempotent-replayed"), "true");
     assert_eq!(body(again).await, first);
-    assert_eq!(stock(&app, rex).await, 3);
+    assert_eq!(app.stock(rex).await, 3);
     assert_eq!(history_len(&app, rex).await, 2);
 
     assert_error(
@@ -248,7 +242,7 @@ async fn a_repeated_adjustment_replays_and_changes_the_stock_once() {
         "idempotency_key_reused",
     )
     .await;
-    assert_eq!(stock(&app, rex).await, 3);
+    assert_eq!(app.stock(rex).await, 3);
 }
 
 #[tokio::test]
@@ -265,7 +259,7 @@ async fn the_same_adjustment_key_and_body_for_another_pet_is_a_reuse() {
     };
     assert_eq!(adjust(rex).await.unwrap().status(), 200);
     assert_error(adjust(max).await.unwrap(), 422, "idempotency_key_reused").await;
-    assert_eq!(stock(&app, max).await, 5);
+    assert_eq!(app.stock(max).await, 5);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -318,5 +312,5 @@ async fn concurrent_repeats_place_one_order_and_answer_replay_or_conflict() {
         orders[0],
         serde_json::from_str::<Value>(&created[0]).unwrap()
     );
-    assert_eq!(stock(&app, rex).await, 99);
+    assert_eq!(app.stock(rex).await, 99);
 }

@@ -10,12 +10,6 @@ async fn pet(app: &TestApp, id: i64) -> Value {
     app.get_json(&format!("/pets/{id}")).await
 }
 
-async fn stock(app: &TestApp, id: i64) -> i64 {
-    app.get_json(&format!("/store/inventory/{id}")).await["quantity"]
-        .as_i64()
-        .unwrap()
-}
-
 async fn complete(app: &TestApp, order: &Value) -> reqwest::Response {
     app.send_json(
         Method::PATCH,
@@ -75,7 +69,7 @@ async fn rule_1_an_order_takes_its_units_out_of_stock_and_records_an_order_entry
     let cat = app.category("Dogs").await;
     let rex = app.pet_with_stock("Rex", cat, 5).await;
     let order = app.order(rex, 2).await;
-    assert_eq!(stock(&app, rex).await, 3);
+    assert_eq!(app.stock(rex).await, 3);
     assert_eq!(pet(&app, rex).await["status"], "available");
     let history = app
         .get_json(&format!("/store/inventory/{rex}/adjustments"))
@@ -104,11 +98,7 @@ async fn rule_1_a_pending_or_sold_pet_cannot_be_ordered() {
             .post("/store/orders", json!({ "petId": id, "quantity": 1 }))
             .await;
         assert_error(res, 409, "pet_not_available").await;
-        assert_eq!(
-            stock(&app, id).await,
-            5,
-            "stock untouched for a {status} pet"
-        );
+        assert_eq!(app.stock(id).await, 5, "stock untouched for a {status} pet");
     }
     assert_eq!(app.get_json("/store/orders").await, json!([]));
 }
@@ -130,7 +120,7 @@ async fn rule_1_a_pet_without_status_can_be_ordered() {
         .await;
     assert_eq!(res.status(), 200);
     app.order(id, 1).await;
-    assert_eq!(stock(&app, id).await, 2);
+    assert_eq!(app.stock(id).await, 2);
     assert!(pet(&app, id).await.get("status").is_none());
 }
 
@@ -144,7 +134,7 @@ async fn rule_1_more_units_than_in_stock_is_insufficient_stock_and_changes_nothi
         .await;
     let message = assert_error(res, 409, "insufficient_stock").await;
     assert!(message.contains('2'), "{message}");
-    assert_eq!(stock(&app, rex).await, 2);
+    assert_eq!(app.stock(rex).await, 2);
     assert_eq!(pet(&app, rex).await["status"], "available");
     let res = app
         .get(&format!("/store/inventory/{rex}/adjustments"))
@@ -159,7 +149,7 @@ async fn availability_is_checked_before_stock() {
     let rex = app.pet_with_stock("Rex", cat, 1).await;
     app.order(rex, 1).await;
     assert_eq!(pet(&app, rex).await["status"], "pending");
-    assert_eq!(stock(&app, rex).await, 0);
+    assert_eq!(app.stock(rex).await, 0);
     let res = app
         .post("/store/orders", json!({ "petId": rex, "quantity": 1 }))
         .await;
@@ -215,7 +205,7 @@ async fn rule_3_completing_an_order_while_stock_remains_keeps_the_pet_available(
     assert_eq!(res.status(), 200);
     assert_eq!(body(res).await["complete"], true);
     assert_eq!(pet(&app, rex).await["status"], "available");
-    assert_eq!(stock(&app, rex).await, 3);
+    assert_eq!(app.stock(rex).await, 3);
 }
 
 #[tokio::test]
@@ -228,7 +218,7 @@ async fn rule_4_cancelling_returns_the_units_and_makes_a_pending_pet_available()
     let res = app.delete(&format!("/store/orders/{}", order["id"])).await;
     assert_eq!(res.status(), 204);
     assert_eq!(res.text().await.unwrap(), "");
-    assert_eq!(stock(&app, rex).await, 2);
+    assert_eq!(app.stock(rex).await, 2);
     assert_eq!(pet(&app, rex).await["status"], "available");
 }
 
@@ -262,7 +252,7 @@ async fn cancelling_a_completed_order_is_order_already_complete() {
     assert_eq!(complete(&app, &order).await.status(), 200);
     let res = app.delete(&format!("/store/orders/{}", order["id"])).await;
     assert_error(res, 409, "order_already_complete").await;
-    assert_eq!(stock(&app, rex).await, 3);
+    assert_eq!(app.stock(rex).await, 3);
 }
 
 #[tokio::test]
@@ -408,7 +398,7 @@ async fn completion_is_one_way_and_repeating_it_changes_nothing() {
     assert_eq!(header(&res, "etag"), etag);
     assert_eq!(body(res).await, done);
     assert_eq!(app.get_json(&path).await, done);
-    assert_eq!(stock(&app, rex).await, 2);
+    assert_eq!(app.stock(rex).await, 2);
 }
 
 #[tokio::test]
@@ -440,7 +430,7 @@ async fn an_order_quantity_outside_1_to_10000_is_validation_failed() {
         .post("/store/orders", json!({ "petId": rex, "quantity": 10_000 }))
         .await;
     assert_eq!(res.status(), 201);
-    assert_eq!(stock(&app, rex).await, 10_000);
+    assert_eq!(app.stock(rex).await, 10_000);
 }
 
 #[tokio::test]

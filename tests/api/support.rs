@@ -216,7 +216,7 @@ impl TestApp {
         body(res).await["id"].as_i64().unwrap()
     }
 
-    /// Creates a pet (in a new category when `category` is `None`) with `stock` units.
+    /// Creates an `available` pet in `category`, with `stock` units (none set when 0).
     pub async fn pet_with_stock(&self, name: &str, category: i64, stock: i64) -> i64 {
         let res = self
             .post(
@@ -237,6 +237,13 @@ impl TestApp {
             assert_eq!(res.status(), 200, "setting stock of {name}");
         }
         id
+    }
+
+    /// The pet's stock now, as `GET /store/inventory/{pet}` answers it.
+    pub async fn stock(&self, pet: i64) -> i64 {
+        self.get_json(&format!("/store/inventory/{pet}")).await["quantity"]
+            .as_i64()
+            .unwrap()
     }
 
     /// Creates a key with `role` and `plan` and returns its secret.
