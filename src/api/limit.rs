@@ -3,9 +3,9 @@
 //! [`crate::limits`].
 
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
-use axum::extract::{ConnectInfo, FromRequest, Request};
+use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
@@ -76,10 +76,7 @@ where
     F: FnOnce(T, IpAddr) -> Fut,
     Fut: Future<Output = Response>,
 {
-    let addr = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
+    let addr = super::middleware::client_addr(&req).unwrap_or(IpAddr::from([127, 0, 0, 1]));
     let decision = s
         .app
         .settings()

@@ -29,6 +29,15 @@ use crate::store::Claim;
 #[derive(Clone)]
 struct KeyName(String);
 
+/// The address the request came from: the connection's peer, as the listener records it.
+/// `None` for a request that did not come through the listener; each caller says what that
+/// means (the key limiter counts it as this machine's, the public limiter leaves it alone).
+pub fn client_addr(req: &Request) -> Option<std::net::IpAddr> {
+    req.extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip())
+}
+
 /// The secret a request presents: `X-API-Key`, or `Authorization: Bearer`. An
 /// `Authorization` header that is not a bearer token presents no key at all, even beside an
 /// `X-API-Key`: credentials the server cannot read are refused (401), never passed over.
@@ -98,10 +107,7 @@ where
     Fut: Future<Output = Response>,
 {
     let now = s.app.now();
-    let addr = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(std::net::IpAddr::from([127, 0, 0, 1]), |c| c.0.ip());
+    let addr = client_addr(&req).unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
     // The desktop window's in-memory key is for this machine only: from the LAN it is no key.
     let caller: Option<Arc<Caller>> = presented_secret(&req)
         .and_then(|secret| s.app.keyring().resolve(secret, now))

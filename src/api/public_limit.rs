@@ -8,10 +8,10 @@
 //! newcomer past the bound is served uncounted rather than let memory grow.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Mutex, OnceLock};
 
-use axum::extract::{ConnectInfo, Request};
+use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -65,10 +65,7 @@ fn limiter() -> &'static PublicLimiter {
 
 /// The middleware: 429 past the limit.
 pub async fn limit(req: Request, next: Next) -> Response {
-    let addr = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+    let addr = super::middleware::client_addr(&req);
     let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap_or(0);
     if let Some(wait) = addr.and_then(|addr| limiter().check(addr, now)) {
         return ApiError::new(
