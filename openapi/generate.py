@@ -27,9 +27,11 @@ import pairing
 import staff
 from shop import extend as extend_shop
 from counter import extend as extend_counter
+from stockroom import extend as extend_stockroom
 
 extend_shop(PATHS, SCHEMAS)
 extend_counter(PATHS, SCHEMAS)
+extend_stockroom(PATHS, SCHEMAS)
 
 OUT = Path(__file__).with_name("openapi.json")
 

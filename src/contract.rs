@@ -66,6 +66,9 @@ pub const IMPORT_BYTES: Bound = Bound::new(0, 5 * 1024 * 1024);
 /// A tax rate in basis points (2,000 is 20 %): the store's `defaultTaxRate`, a pet's `taxRate`.
 pub const TAX_RATE: Bound = Bound::new(0, 10_000);
 
+/// A pet's `reorderQuantity`: the units a purchase order asks for when it runs low.
+pub const REORDER_QUANTITY: Bound = Bound::new(1, 1_000_000);
+
 /// An inclusive range of whole numbers (a count of characters, units or requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bound {
@@ -646,6 +649,41 @@ pub const OPERATIONS: &[Operation] = &[
     )),
     beta(op(
         "GET",
+        "/store/suppliers",
+        "listSuppliers",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "POST",
+        "/store/suppliers",
+        "createSupplier",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "GET",
+        "/store/suppliers/{supplierId}",
+        "getSupplier",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "PATCH",
+        "/store/suppliers/{supplierId}",
+        "updateSupplier",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "DELETE",
+        "/store/suppliers/{supplierId}",
+        "deleteSupplier",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "GET",
         "/store/export/pets.csv",
         "exportPets",
         "Store",
@@ -749,6 +787,7 @@ pub struct Bounds {
     pub import_bytes: Bound,
     pub search: Bound,
     pub tax_rate: Bound,
+    pub reorder_quantity: Bound,
 }
 
 /// The facts, gathered.
@@ -781,6 +820,7 @@ pub fn facts() -> Facts {
             import_bytes: IMPORT_BYTES,
             search: SEARCH,
             tax_rate: TAX_RATE,
+            reorder_quantity: REORDER_QUANTITY,
         },
         plans: PLANS,
         first_admin: PlanFact {

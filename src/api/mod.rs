@@ -37,6 +37,7 @@ mod session;
 mod staff;
 mod state;
 mod stocktakes;
+mod suppliers;
 mod transfer;
 mod ui;
 

@@ -19,8 +19,8 @@ use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
     admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
-    pairings, pets, profile, public_limit, reports, sales, session, staff, stocktakes, transfer,
-    ui,
+    pairings, pets, profile, public_limit, reports, sales, session, staff, stocktakes, suppliers,
+    transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
@@ -78,6 +78,16 @@ pub fn build(state: AppState) -> Router {
         .route(
             "/store/stocktakes/{stocktakeId}/apply",
             axum::routing::post(stocktakes::apply),
+        )
+        .route(
+            "/store/suppliers",
+            get(suppliers::list).post(suppliers::create),
+        )
+        .route(
+            "/store/suppliers/{supplierId}",
+            get(suppliers::get)
+                .patch(suppliers::patch)
+                .delete(suppliers::delete),
         )
         .route("/store/export/pets.csv", get(transfer::pets))
         .route(

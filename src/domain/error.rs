@@ -41,6 +41,12 @@ pub enum DomainError {
         value: String,
         pet_id: Option<i64>,
     },
+    #[error("a supplier named \"{0}\" already exists")]
+    DuplicateSupplierName(String),
+    #[error("supplierId {0} does not name a supplier")]
+    UnknownSupplier(i64),
+    #[error("supplier {0} is named by pets or purchase orders; change or delete them first")]
+    SupplierInUse(i64),
     #[error("stocktake {0} is already applied and can no longer change")]
     StocktakeClosed(i64),
     #[error("the record has changed since it was read (If-Match does not match its ETag)")]
@@ -119,7 +125,11 @@ impl DomainError {
             Self::OrderAlreadyComplete(_) => Code::OrderAlreadyComplete,
             Self::CategoryInUse(_) => Code::CategoryInUse,
             Self::PetHasOpenOrders(_) => Code::PetHasOpenOrders,
-            Self::DuplicateName(_) | Self::DuplicateStaffName(_) => Code::DuplicateName,
+            Self::DuplicateName(_)
+            | Self::DuplicateStaffName(_)
+            | Self::DuplicateSupplierName(_) => Code::DuplicateName,
+            Self::UnknownSupplier(_) => Code::ValidationFailed,
+            Self::SupplierInUse(_) => Code::Conflict,
             Self::LastAdmin(_) => Code::Conflict,
             Self::DuplicateCode { .. } => Code::DuplicateCode,
             Self::StocktakeClosed(_) => Code::StocktakeClosed,

@@ -29,6 +29,7 @@ pub mod sale_record;
 pub mod shift;
 pub mod staff;
 pub mod stocktake;
+pub mod supplier;
 pub mod tax;
 pub mod text;
 pub mod time;

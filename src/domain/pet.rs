@@ -54,6 +54,13 @@ pub struct Pet {
     /// The pet's own tax rate in basis points; absent: the store's default applies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_rate: Option<i64>,
+    /// The stockroom's fields: who supplies the pet, what it costs, how many to reorder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supplier_id: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reorder_quantity: Option<i64>,
 }
 
 /// The body of `POST /pets` and `PUT /pets/{petId}` as sent. The selling codes arrive as
@@ -72,6 +79,12 @@ pub struct PetInput {
     pub price: Option<serde_json::Value>,
     #[serde(default)]
     pub tax_rate: Option<serde_json::Value>,
+    #[serde(default)]
+    pub supplier_id: Option<serde_json::Value>,
+    #[serde(default)]
+    pub cost: Option<serde_json::Value>,
+    #[serde(default)]
+    pub reorder_quantity: Option<serde_json::Value>,
 }
 
 /// A validated new pet (or the whole replacement of one).
@@ -84,6 +97,9 @@ pub struct NewPet {
     pub barcode: Option<String>,
     pub price: Option<i64>,
     pub tax_rate: Option<i64>,
+    pub supplier_id: Option<i64>,
+    pub cost: Option<i64>,
+    pub reorder_quantity: Option<i64>,
 }
 
 fn sku_value(value: &serde_json::Value) -> Result<Option<String>, DomainError> {
@@ -129,6 +145,58 @@ fn tax_rate_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError>
     }
 }
 
+fn supplier_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(id) => positive_id("supplierId", id).map(Some),
+            None => Err(DomainError::invalid(
+                "supplierId",
+                "must be a positive integer",
+            )),
+        },
+        _ => Err(DomainError::invalid(
+            "supplierId",
+            "must be a positive integer",
+        )),
+    }
+}
+
+fn cost_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(v) => code::price("cost", v).map(Some),
+            None => Err(DomainError::invalid(
+                "cost",
+                "must be a whole number of minor units (e.g. cents)",
+            )),
+        },
+        _ => Err(DomainError::invalid(
+            "cost",
+            "must be a whole number of minor units (e.g. cents)",
+        )),
+    }
+}
+
+fn reorder_quantity_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
+    let bound = crate::contract::REORDER_QUANTITY;
+    let refused = || {
+        DomainError::invalid(
+            "reorderQuantity",
+            format!("must be a whole number from {} to {}", bound.min, bound.max),
+        )
+    };
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(v) if bound.contains(v) => Ok(Some(v)),
+            _ => Err(refused()),
+        },
+        _ => Err(refused()),
+    }
+}
+
 impl TryFrom<PetInput> for NewPet {
     type Error = DomainError;
 
@@ -151,6 +219,11 @@ impl TryFrom<PetInput> for NewPet {
             barcode: barcode_value(input.barcode.as_ref().unwrap_or(&none))?,
             price: price_value(input.price.as_ref().unwrap_or(&none))?,
             tax_rate: tax_rate_value(input.tax_rate.as_ref().unwrap_or(&none))?,
+            supplier_id: supplier_value(input.supplier_id.as_ref().unwrap_or(&none))?,
+            cost: cost_value(input.cost.as_ref().unwrap_or(&none))?,
+            reorder_quantity: reorder_quantity_value(
+                input.reorder_quantity.as_ref().unwrap_or(&none),
+            )?,
         })
     }
 }
@@ -174,6 +247,12 @@ pub struct PetPatchInput {
     pub price: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "present")]
     pub tax_rate: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub supplier_id: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub cost: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub reorder_quantity: Option<serde_json::Value>,
 }
 
 /// A validated merge patch of a pet. `status: Some(None)` clears the status; likewise
@@ -187,6 +266,9 @@ pub struct PetPatch {
     pub barcode: Option<Option<String>>,
     pub price: Option<Option<i64>>,
     pub tax_rate: Option<Option<i64>>,
+    pub supplier_id: Option<Option<i64>>,
+    pub cost: Option<Option<i64>>,
+    pub reorder_quantity: Option<Option<i64>>,
 }
 
 impl TryFrom<PetPatchInput> for PetPatch {
@@ -216,6 +298,13 @@ impl TryFrom<PetPatchInput> for PetPatch {
             barcode: input.barcode.as_ref().map(barcode_value).transpose()?,
             price: input.price.as_ref().map(price_value).transpose()?,
             tax_rate: input.tax_rate.as_ref().map(tax_rate_value).transpose()?,
+            supplier_id: input.supplier_id.as_ref().map(supplier_value).transpose()?,
+            cost: input.cost.as_ref().map(cost_value).transpose()?,
+            reorder_quantity: input
+                .reorder_quantity
+                .as_ref()
+                .map(reorder_quantity_value)
+                .transpose()?,
         })
     }
 }
@@ -231,6 +320,9 @@ impl PetPatch {
             barcode: self.barcode.clone().unwrap_or_else(|| pet.barcode.clone()),
             price: self.price.unwrap_or(pet.price),
             tax_rate: self.tax_rate.unwrap_or(pet.tax_rate),
+            supplier_id: self.supplier_id.unwrap_or(pet.supplier_id),
+            cost: self.cost.unwrap_or(pet.cost),
+            reorder_quantity: self.reorder_quantity.unwrap_or(pet.reorder_quantity),
         }
     }
 }
@@ -257,6 +349,9 @@ mod tests {
             barcode: None,
             price: None,
             tax_rate: None,
+            supplier_id: None,
+            cost: None,
+            reorder_quantity: None,
         }
     }
 
@@ -289,6 +384,9 @@ mod tests {
             barcode: None,
             price: Some(1500),
             tax_rate: Some(550),
+            supplier_id: None,
+            cost: None,
+            reorder_quantity: None,
         };
         assert_eq!(patch.apply(&pet).status, None);
         let empty = PetPatch::try_from(PetPatchInput::default()).unwrap();

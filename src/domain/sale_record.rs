@@ -201,6 +201,9 @@ mod tests {
             barcode: None,
             price,
             tax_rate: None,
+            supplier_id: None,
+            cost: None,
+            reorder_quantity: None,
         }
     }
 

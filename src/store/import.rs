@@ -272,6 +272,9 @@ fn new_pet(row: &Row, category_id: i64, current: Option<&Pet>) -> NewPet {
         price: kept("price").map_or(row.price, |p| p.price),
         // The file has no tax column: an updated pet keeps its rate.
         tax_rate: current.and_then(|p| p.tax_rate),
+        supplier_id: current.and_then(|p| p.supplier_id),
+        cost: current.and_then(|p| p.cost),
+        reorder_quantity: current.and_then(|p| p.reorder_quantity),
     }
 }
 

@@ -58,6 +58,7 @@ const MIGRATIONS: &[Migration] = &[
     migration!(19, "0019_tax"),
     migration!(20, "0020_sales"),
     migration!(21, "0021_refunds"),
+    migration!(24, "0024_stockroom"),
 ];
 
 /// Steps in Rust that run right after a migration's SQL on SQLite, in its transaction:
@@ -66,6 +67,7 @@ const STEPS: &[(i64, Step)] = &[
     (3, widen_stock_change_sources),
     (18, compare_stock_change_sources),
     (21, allow_refund_source),
+    (24, allow_received_source),
 ];
 
 /// A migration step written in Rust.
@@ -102,6 +104,17 @@ fn allow_refund_source(conn: &Connection) -> rusqlite::Result<()> {
         "stock_changes",
         "OR source = 'import'",
         "OR source = 'import' OR source = 'refund'",
+    )
+}
+
+/// Lets the stock history's `source` be `received` (units a purchase order brought in), one
+/// comparison more beside the others (see migrations/0024_stockroom.sql).
+fn allow_received_source(conn: &Connection) -> rusqlite::Result<()> {
+    rebuild_rewritten(
+        conn,
+        "stock_changes",
+        "OR source = 'refund'",
+        "OR source = 'refund' OR source = 'received'",
     )
 }
 
@@ -362,7 +375,16 @@ mod tests {
             .unwrap();
         assert!(steps.iter().any(|op| op == "Insert"), "{steps:?}");
         assert!(!steps.iter().any(|op| op == "OpenEphemeral"), "{steps:?}");
-        for source in ["order", "cancel", "set", "adjustment", "count", "import"] {
+        for source in [
+            "order",
+            "cancel",
+            "set",
+            "adjustment",
+            "count",
+            "import",
+            "refund",
+            "received",
+        ] {
             conn.execute(insert, params![1, 1, 1, source, "x"]).unwrap();
         }
         assert!(conn

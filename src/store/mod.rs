@@ -60,6 +60,7 @@ mod sql;
 pub mod staff;
 mod startup;
 pub mod stocktakes;
+pub mod suppliers;
 #[cfg(test)]
 mod tests;
 mod tx;
@@ -487,6 +488,11 @@ impl Store {
     /// The daily report.
     pub fn reports(&self) -> reports::Reports<'_> {
         reports::Reports(self)
+    }
+
+    /// The wholesalers the shop buys from.
+    pub fn suppliers(&self) -> suppliers::Suppliers<'_> {
+        suppliers::Suppliers(self)
     }
 
     /// Counting the shelves.

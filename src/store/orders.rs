@@ -361,6 +361,9 @@ mod tests {
                 barcode: None,
                 price: Some(250),
                 tax_rate: None,
+                supplier_id: None,
+                cost: None,
+                reorder_quantity: None,
             })
             .wait()
             .expect("a pet");

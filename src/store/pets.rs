@@ -8,12 +8,13 @@ use rusqlite::{params, OptionalExtension};
 use super::db::{Connection, Row};
 use super::pages::{Pages, Tables};
 use super::sql::{self, contains_pattern, starts_pattern, Filter, ListSql};
-use super::{categories, on_unique, Call, Result, Store, Tx};
+use super::{categories, on_unique, suppliers, Call, Result, Store, Tx};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
 use crate::domain::{code, text, DomainError, Precondition};
 
-const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price, tax_rate";
+const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price, tax_rate, \
+                       supplier_id, cost, reorder_quantity";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
     let status: Option<String> = row.get(3)?;
@@ -26,6 +27,9 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
         barcode: row.get(5)?,
         price: row.get(6)?,
         tax_rate: row.get(7)?,
+        supplier_id: row.get(8)?,
+        cost: row.get(9)?,
+        reorder_quantity: row.get(10)?,
     })
 }
 
@@ -192,12 +196,15 @@ pub struct RememberedPage {
 /// Creates a pet and its stock record at 0.
 pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
     categories::require_for_pet(tx, new.category_id)?;
+    if let Some(supplier_id) = new.supplier_id {
+        suppliers::require_for_pet(tx, supplier_id)?;
+    }
     codes_free(tx, None, new.sku.as_deref(), new.barcode.as_deref())?;
     let inserted = tx
         .prepare_cached(
             "INSERT INTO pets (name, name_fold, category_id, status, sku, sku_fold, barcode, price,
-                 tax_rate)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                 tax_rate, supplier_id, cost, reorder_quantity)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?
         .insert(params![
             new.name,
@@ -208,7 +215,10 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
             new.sku.as_deref().map(code::sku_fold),
             new.barcode,
             new.price,
-            new.tax_rate
+            new.tax_rate,
+            new.supplier_id,
+            new.cost,
+            new.reorder_quantity
         ]);
     let id = on_unique(inserted, || codes_clash(&new.sku, &new.barcode))?;
     tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
@@ -222,6 +232,9 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
         barcode: new.barcode,
         price: new.price,
         tax_rate: new.tax_rate,
+        supplier_id: new.supplier_id,
+        cost: new.cost,
+        reorder_quantity: new.reorder_quantity,
     };
     tx.emit("pet.created", &pet)?;
     Ok(pet)
@@ -246,6 +259,12 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
     if new.category_id != current.category_id {
         categories::require_for_pet(tx, new.category_id)?;
     }
+    if let Some(supplier_id) = new
+        .supplier_id
+        .filter(|&id| Some(id) != current.supplier_id)
+    {
+        suppliers::require_for_pet(tx, supplier_id)?;
+    }
     codes_free(
         tx,
         Some(current.id),
@@ -261,12 +280,16 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
         barcode: new.barcode,
         price: new.price,
         tax_rate: new.tax_rate,
+        supplier_id: new.supplier_id,
+        cost: new.cost,
+        reorder_quantity: new.reorder_quantity,
     };
     if pet != current {
         let updated = tx
             .prepare_cached(
                 "UPDATE pets SET name = ?2, name_fold = ?3, category_id = ?4, status = ?5,
-                 sku = ?6, sku_fold = ?7, barcode = ?8, price = ?9, tax_rate = ?10 WHERE id = ?1",
+                 sku = ?6, sku_fold = ?7, barcode = ?8, price = ?9, tax_rate = ?10,
+                 supplier_id = ?11, cost = ?12, reorder_quantity = ?13 WHERE id = ?1",
             )?
             .execute(params![
                 pet.id,
@@ -278,7 +301,10 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
                 pet.sku.as_deref().map(code::sku_fold),
                 pet.barcode,
                 pet.price,
-                pet.tax_rate
+                pet.tax_rate,
+                pet.supplier_id,
+                pet.cost,
+                pet.reorder_quantity
             ]);
         on_unique(updated, || codes_clash(&pet.sku, &pet.barcode))?;
         tx.emit("pet.updated", &pet)?;

@@ -42,6 +42,9 @@ fn pet_with_stock(store: &Store, name: &str, stock: i64) -> i64 {
             barcode: None,
             price: None,
             tax_rate: None,
+            supplier_id: None,
+            cost: None,
+            reorder_quantity: None,
         })
         .wait()
         .unwrap();

@@ -34,6 +34,7 @@ const PROBED: &[&str] = &[
     "quantity",
     "reason",
     "reorder_point",
+    "reorder_quantity",
     "report_days",
     "report_days_default",
     "search",
@@ -180,6 +181,16 @@ async fn prices_tax_rates_stock_reorder_points_and_adjustments_are_accepted_at_t
         );
         let res = patch(&app, "/store/profile", json!({ "defaultTaxRate": n })).await;
         refused(&res, 422, &format!("default tax rate {n}"));
+    }
+    let (min, max) = range("reorder_quantity");
+    let reordered = |n: i64| json!({ "name": "Goldie", "categoryId": cat, "reorderQuantity": n });
+    for n in [min, max] {
+        let res = app.post("/pets", reordered(n)).await;
+        accepted(&res, &format!("reorder quantity {n}"));
+    }
+    for n in [min - 1, max + 1] {
+        let res = app.post("/pets", reordered(n)).await;
+        refused(&res, 422, &format!("reorder quantity {n}"));
     }
     let pet = app.pet_with_stock("Goldie", cat, 0).await;
     let stock = format!("/store/inventory/{pet}");

@@ -31,6 +31,7 @@ mod sales;
 mod smoke;
 mod staff;
 mod stocktakes;
+mod suppliers;
 mod tax;
 mod tls;
 mod transfer;
