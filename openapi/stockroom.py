@@ -4,8 +4,8 @@ the other files (generate.py calls extend() after the counter's)."""
 
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
-from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, path_id
-from parts import ID, NAME, TEXT_PATTERN, described, op, param, ref, request_body, schema, success
+from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
+from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, param, ref, request_body, schema, success
 from shop import NO_CONTENT, PRICE, query
 
 SUPPLIER_ID = path_id("supplierId", "supplier")
@@ -159,6 +159,265 @@ def supplier_paths():
     }
 
 
+PURCHASE_ORDER_ID = path_id("purchaseOrderId", "purchase order")
+STATUS = {"type": "string", "enum": ["draft", "sent", "partial", "received", "cancelled"]}
+UNITS = dict(REORDER_QUANTITY)
+PO_COLUMNS = "petId,sku,barcode,name,ordered,received,cost,lineTotal"
+
+PURCHASE_ORDER_SCHEMAS = {
+    "NewPurchaseOrder": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["supplierId", "lines"],
+        "description": "What to order from one supplier (also the whole replacement of a draft).",
+        "properties": {
+            "supplierId": dict(ID, description="The supplier (422 `validation_failed` when it names none)."),
+            "lines": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 200,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["petId", "quantity"],
+                    "properties": {
+                        "petId": dict(ID, description="The pet; each pet at most once (422 `unknown_pet` with `line` when it names none)."),
+                        "quantity": dict(UNITS, description="Units to order."),
+                        "cost": dict(COST, nullable=True, description="What one unit costs; default the pet's `cost` (0 when it has none)."),
+                    },
+                },
+            },
+            "note": text(1000, "For the supplier or the shop: up to 1,000 characters."),
+        },
+        "example": {"supplierId": 3, "lines": [{"petId": 42, "quantity": 12}, {"petId": 7, "quantity": 6, "cost": 250}]},
+    },
+    "PurchaseOrderLine": {
+        "type": "object",
+        "required": ["petId", "ordered", "received", "cost"],
+        "properties": {
+            "petId": ID,
+            "ordered": dict(UNITS, description="Units ordered."),
+            "received": {"type": "integer", "format": "int32", "minimum": 0, "description": "Units received so far; never more than `ordered`."},
+            "cost": dict(COST, description="What one unit costs."),
+        },
+    },
+    "PurchaseOrder": {
+        "type": "object",
+        "description": (
+            "What the shop asks a supplier for. `draft` → `sent` → `partial` (some units "
+            "received) → `received` (every line); `draft` or `sent` with nothing received may "
+            "be `cancelled`. `received` and `cancelled` orders are closed."
+        ),
+        "required": ["id", "number", "supplierId", "status", "lines", "total", "note", "createdAt", "sentAt", "closedAt"],
+        "properties": {
+            "id": ID,
+            "number": {"type": "integer", "format": "int64", "minimum": 1, "description": "The store's purchase orders counted from 1 without gaps."},
+            "supplierId": ID,
+            "status": STATUS,
+            "lines": {"type": "array", "items": schema("PurchaseOrderLine")},
+            "total": {"type": "integer", "format": "int64", "minimum": 0, "description": "The sum of `ordered × cost`, in minor units."},
+            "note": {"type": "string", "nullable": True},
+            "createdAt": TIMESTAMP,
+            "sentAt": dict(TIMESTAMP, nullable=True),
+            "closedAt": dict(TIMESTAMP, nullable=True, description="When it was received in full or cancelled."),
+        },
+    },
+    "PurchaseOrderSuggestion": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["supplierId"],
+        "properties": {"supplierId": dict(ID, description="The supplier whose low pets to order.")},
+    },
+    "Receipt": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["lines"],
+        "description": "Units that arrived.",
+        "properties": {
+            "lines": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 200,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["petId", "quantity"],
+                    "properties": {
+                        "petId": dict(ID, description="A pet of the order's lines; each at most once."),
+                        "quantity": dict(UNITS, description="Units that arrived."),
+                    },
+                },
+            },
+        },
+        "example": {"lines": [{"petId": 42, "quantity": 6}]},
+    },
+}
+
+PURCHASE_ORDER_ERRORS = {
+    "PurchaseOrderConflict": (
+        "409",
+        ["purchase_order_closed", "over_receipt", "conflict"],
+        "`purchase_order_closed`: the order is received or cancelled and can no longer "
+        "change. `over_receipt`: a line asks for more than was ordered and not yet received "
+        "(or names a pet the order does not have); `line` names it and nothing is received. "
+        "`conflict`: the order is not in a state that allows this (only a draft's lines change "
+        "and only a draft is sent; a draft is sent before it is received; a partly received "
+        "order is not cancelled), the stock would pass the most a shop can hold, or a request "
+        "with the same `Idempotency-Key` is still being processed.",
+    ),
+    "PurchaseOrderValidationFailed": (
+        "422",
+        ["validation_failed", "unknown_pet", "idempotency_key_reused"],
+        "`validation_failed`: a field is missing or out of bounds, a pet is on two lines, or "
+        "`supplierId` names no supplier (the message names the field). `unknown_pet`: a line's "
+        "`petId` names no pet (with `line`). `idempotency_key_reused`: this `Idempotency-Key` "
+        "was already used with another body.",
+    ),
+}
+
+PO_CSV_EXAMPLE = f"{PO_COLUMNS}\r\n42,GUP-1,4006381333931,Guppy,12,0,120,1440\r\n"
+
+
+def purchase_order_paths():
+    one = success("The purchase order as stored.", schema("PurchaseOrder"), dict(RECORD_HEADERS, **BETA))
+    changing = lambda summary_id, summary, description: op(  # noqa: E731
+        summary_id,
+        summary,
+        description,
+        responses(
+            {"200": one, "404": ref("responses", "NotFound")},
+            "PurchaseOrderConflict",
+        ),
+    )
+    return {
+        "/store/purchase-orders": {
+            "get": op(
+                "listPurchaseOrders",
+                "List purchase orders",
+                "Purchase orders, newest first (id descending). " + PAGING_DOC,
+                responses(
+                    {"200": success("A page of purchase orders.", {"type": "array", "items": schema("PurchaseOrder")}, dict(LIST_HEADERS, **BETA))},
+                    forbidden=False,
+                ),
+                parameters=[
+                    query("status", "Only orders with this status.", STATUS),
+                    query("supplierId", "Only orders from this supplier.", dict(ID)),
+                    param("Limit"),
+                    param("Offset"),
+                    param("After"),
+                ],
+            ),
+            "post": op(
+                "createPurchaseOrder",
+                "Create a purchase order",
+                "Makes a `draft`. `number` counts the store's purchase orders from 1 without "
+                "gaps. A line without `cost` takes the pet's. Emits `purchase_order.created`.",
+                responses(
+                    {"201": success("The draft.", schema("PurchaseOrder"), dict(CREATED_HEADERS, **BETA))},
+                    *BODY,
+                    "PurchaseOrderValidationFailed",
+                ),
+                body=request_body("NewPurchaseOrder", "The supplier and the lines."),
+            ),
+        },
+        "/store/purchase-orders/suggest": {
+            "post": op(
+                "suggestPurchaseOrder",
+                "Order what is low",
+                "Makes a draft from the supplier's pets at or below their reorder point, each "
+                "ordering its `reorderQuantity`, else `max(1, 2 × reorderPoint − quantity)`, at "
+                "its `cost`. Nothing low: 204 and no order. Emits `purchase_order.created`.",
+                responses(
+                    {
+                        "201": success("The draft.", schema("PurchaseOrder"), dict(CREATED_HEADERS, **BETA)),
+                        "204": success("Nothing of this supplier's is low; no order was made.", headers=BETA),
+                    },
+                    *BODY,
+                    "ValidationFailed",
+                ),
+                body=request_body("PurchaseOrderSuggestion", "The supplier."),
+            ),
+        },
+        "/store/purchase-orders/{purchaseOrderId}": {
+            "parameters": [PURCHASE_ORDER_ID],
+            "get": op(
+                "getPurchaseOrder",
+                "Get a purchase order",
+                "With `Accept: text/csv`, the order comes as CSV to send to the supplier, with "
+                f"the columns `{PO_COLUMNS}` (money in minor units; a text cell that a "
+                "spreadsheet would run as a formula starts with `'`).",
+                responses(
+                    {
+                        "200": success(
+                            "The purchase order (JSON), or its lines (CSV).",
+                            headers=dict(RECORD_HEADERS, **BETA),
+                            content={
+                                "application/json": {"schema": schema("PurchaseOrder")},
+                                "text/csv": {"schema": {"type": "string"}, "example": PO_CSV_EXAMPLE},
+                            },
+                        ),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    forbidden=False,
+                ),
+            ),
+            "put": op(
+                "replacePurchaseOrder",
+                "Change a draft",
+                "Replaces a draft's supplier, lines and note (same body as creating it). Only a "
+                "draft changes (409 `conflict`; a closed order: 409 `purchase_order_closed`). "
+                "Honours `If-Match`. Emits `purchase_order.changed`.",
+                responses(
+                    {"200": one, "404": ref("responses", "NotFound")},
+                    "PurchaseOrderConflict",
+                    "PreconditionFailed",
+                    *BODY,
+                    "PurchaseOrderValidationFailed",
+                ),
+                parameters=[param("IfMatch")],
+                body=request_body("NewPurchaseOrder", "The whole draft."),
+            ),
+        },
+        "/store/purchase-orders/{purchaseOrderId}/send": {
+            "parameters": [PURCHASE_ORDER_ID],
+            "post": changing(
+                "sendPurchaseOrder",
+                "Send a purchase order",
+                "Marks a draft `sent` (`sentAt`). Emits `purchase_order.changed`.",
+            ),
+        },
+        "/store/purchase-orders/{purchaseOrderId}/receive": {
+            "parameters": [PURCHASE_ORDER_ID],
+            "post": op(
+                "receivePurchaseOrder",
+                "Receive units of a purchase order",
+                "Adds the units to stock (history source `received`, with `purchaseOrderId`) "
+                "and to the lines' `received`, all or nothing; the order becomes `partial`, or "
+                "`received` (`closedAt`) once every line is. More than was ordered and not yet "
+                "received is 409 `over_receipt`, also when several receipts of one order arrive "
+                "at once. Emits `purchase_order.changed`. Honours `Idempotency-Key`.",
+                responses(
+                    {"200": success("The purchase order (or the replay of the first answer).", schema("PurchaseOrder"), dict(RECORD_HEADERS, **REPLAYED, **BETA)), "404": ref("responses", "NotFound")},
+                    "PurchaseOrderConflict",
+                    *BODY,
+                    "PurchaseOrderValidationFailed",
+                ),
+                parameters=[param("IdempotencyKey")],
+                body=request_body("Receipt", "The units that arrived."),
+            ),
+        },
+        "/store/purchase-orders/{purchaseOrderId}/cancel": {
+            "parameters": [PURCHASE_ORDER_ID],
+            "post": changing(
+                "cancelPurchaseOrder",
+                "Cancel a purchase order",
+                "Closes a draft, or a sent order with nothing received (`closedAt`); a partly "
+                "received one is 409 `conflict`. Emits `purchase_order.changed`.",
+            ),
+        },
+    }
+
+
 def pet_fields(schemas):
     """A pet's `supplierId`, `cost` and `reorderQuantity`."""
     supplier = "The supplier the pet is bought from (422 `validation_failed` when it names none)."
@@ -189,8 +448,21 @@ def extend(paths, schemas):
     ERROR_RESPONSES.update(SUPPLIER_ERRORS)
     EXAMPLE_MESSAGES.setdefault("duplicate_name", "a supplier named Acme already exists")
     paths.update(supplier_paths())
+    schemas.update(PURCHASE_ORDER_SCHEMAS)
+    ERROR_RESPONSES.update(PURCHASE_ORDER_ERRORS)
+    EXAMPLE_MESSAGES["over_receipt"] = "line 0: purchase order 5: 2 of pet 42 may still be received; 3 arrived"
+    EXAMPLE_MESSAGES["purchase_order_closed"] = "purchase order 5 is received and can no longer change"
+    paths.update(purchase_order_paths())
+    change = schemas["StockChange"]["properties"]
+    change["source"]["enum"] = change["source"]["enum"] + ["received"]
+    change["source"]["description"] += " `received`: units a purchase order brought in."
+    change["purchaseOrderId"] = dict(
+        ID, description="The purchase order whose units these were (source `received`); absent otherwise."
+    )
     events = paths["/events"]["get"]
     events["description"] = events["description"].replace(
         "`inventory.short`)",
-        "`inventory.short`, `supplier.created`, `supplier.updated`, `supplier.deleted`)",
+        "`inventory.short`, `supplier.created`, `supplier.updated`, `supplier.deleted`, "
+        "`purchase_order.created`, `purchase_order.changed` (its lines changed, or it was sent, "
+        "received in part or in full, or cancelled))",
     )

@@ -249,6 +249,10 @@ codes! {
         "another pet already has this `sku` (case-insensitive) or `barcode`";
     StocktakeClosed = "stocktake_closed", 409,
         "the stocktake is already applied: it can no longer be counted, applied or discarded";
+    OverReceipt = "over_receipt", 409,
+        "receiving more of a purchase order's line than was ordered and not yet received";
+    PurchaseOrderClosed = "purchase_order_closed", 409,
+        "changing a received or cancelled purchase order (receiving included)";
     RefundExceedsSale = "refund_exceeds_sale", 409,
         "refunding more of a sale's line than was sold and not yet refunded";
     Gone = "gone", 410, "a deprecated operation past its sunset date";
@@ -679,6 +683,62 @@ pub const OPERATIONS: &[Operation] = &[
         "DELETE",
         "/store/suppliers/{supplierId}",
         "deleteSupplier",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "GET",
+        "/store/purchase-orders",
+        "listPurchaseOrders",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "POST",
+        "/store/purchase-orders",
+        "createPurchaseOrder",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "POST",
+        "/store/purchase-orders/suggest",
+        "suggestPurchaseOrder",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "GET",
+        "/store/purchase-orders/{purchaseOrderId}",
+        "getPurchaseOrder",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "PUT",
+        "/store/purchase-orders/{purchaseOrderId}",
+        "replacePurchaseOrder",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "POST",
+        "/store/purchase-orders/{purchaseOrderId}/send",
+        "sendPurchaseOrder",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "POST",
+        "/store/purchase-orders/{purchaseOrderId}/receive",
+        "receivePurchaseOrder",
+        "Store",
+        "staff",
+    )),
+    beta(op(
+        "POST",
+        "/store/purchase-orders/{purchaseOrderId}/cancel",
+        "cancelPurchaseOrder",
         "Store",
         "staff",
     )),

@@ -28,6 +28,7 @@ mod pairings;
 mod pets;
 mod profile;
 mod public_limit;
+mod purchase_orders;
 mod query;
 mod reports;
 mod respond;

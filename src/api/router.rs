@@ -19,8 +19,8 @@ use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
     admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
-    pairings, pets, profile, public_limit, reports, sales, session, staff, stocktakes, suppliers,
-    transfer, ui,
+    pairings, pets, profile, public_limit, purchase_orders, reports, sales, session, staff,
+    stocktakes, suppliers, transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
@@ -88,6 +88,30 @@ pub fn build(state: AppState) -> Router {
             get(suppliers::get)
                 .patch(suppliers::patch)
                 .delete(suppliers::delete),
+        )
+        .route(
+            "/store/purchase-orders",
+            get(purchase_orders::list).post(purchase_orders::create),
+        )
+        .route(
+            "/store/purchase-orders/suggest",
+            post(purchase_orders::suggest),
+        )
+        .route(
+            "/store/purchase-orders/{purchaseOrderId}",
+            get(purchase_orders::get).put(purchase_orders::replace),
+        )
+        .route(
+            "/store/purchase-orders/{purchaseOrderId}/send",
+            post(purchase_orders::send),
+        )
+        .route(
+            "/store/purchase-orders/{purchaseOrderId}/receive",
+            post(purchase_orders::receive),
+        )
+        .route(
+            "/store/purchase-orders/{purchaseOrderId}/cancel",
+            post(purchase_orders::cancel),
         )
         .route("/store/export/pets.csv", get(transfer::pets))
         .route(

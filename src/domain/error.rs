@@ -47,6 +47,15 @@ pub enum DomainError {
     UnknownSupplier(i64),
     #[error("supplier {0} is named by pets or purchase orders; change or delete them first")]
     SupplierInUse(i64),
+    #[error("purchase order {order_id}: {left} of pet {pet_id} may still be received; {requested} arrived")]
+    OverReceipt {
+        order_id: i64,
+        pet_id: i64,
+        left: i64,
+        requested: i64,
+    },
+    #[error("purchase order {id} is {status} and can no longer change")]
+    PurchaseOrderClosed { id: i64, status: &'static str },
     #[error("stocktake {0} is already applied and can no longer change")]
     StocktakeClosed(i64),
     #[error("the record has changed since it was read (If-Match does not match its ETag)")]
@@ -129,6 +138,8 @@ impl DomainError {
             | Self::DuplicateStaffName(_)
             | Self::DuplicateSupplierName(_) => Code::DuplicateName,
             Self::UnknownSupplier(_) => Code::ValidationFailed,
+            Self::OverReceipt { .. } => Code::OverReceipt,
+            Self::PurchaseOrderClosed { .. } => Code::PurchaseOrderClosed,
             Self::SupplierInUse(_) => Code::Conflict,
             Self::LastAdmin(_) => Code::Conflict,
             Self::DuplicateCode { .. } => Code::DuplicateCode,

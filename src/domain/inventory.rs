@@ -110,6 +110,8 @@ pub enum Source {
     Import,
     /// Units a sale's refund put back.
     Refund,
+    /// Units a purchase order brought in.
+    Received,
 }
 
 impl Source {
@@ -122,6 +124,7 @@ impl Source {
             Self::Count => "count",
             Self::Import => "import",
             Self::Refund => "refund",
+            Self::Received => "received",
         }
     }
 
@@ -134,6 +137,7 @@ impl Source {
             Self::Count,
             Self::Import,
             Self::Refund,
+            Self::Received,
         ]
         .into_iter()
         .find(|s| s.as_str() == raw)
@@ -157,6 +161,9 @@ pub struct StockChange {
     /// otherwise, so an entry made with a key reads as it did in interface 1.0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub staff_id: Option<i64>,
+    /// The purchase order whose units these were (source `received`); left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purchase_order_id: Option<i64>,
 }
 
 /// The body of `PUT /store/inventory/{petId}` as sent.

@@ -21,6 +21,7 @@ pub mod pairing;
 pub mod payment;
 pub mod pet;
 pub mod profile;
+pub mod purchase_order;
 pub mod query;
 pub mod refund;
 pub mod report;

@@ -103,6 +103,7 @@ fn change_from_row(row: &Row<'_>) -> rusqlite::Result<StockChange> {
         key_name: row.get(7)?,
         at: row.get(8)?,
         staff_id: row.get(9)?,
+        purchase_order_id: row.get(10)?,
     })
 }
 
@@ -111,7 +112,8 @@ fn history(conn: &Connection, pet_id: i64, page: Page) -> Result<Paged<StockChan
     pets::require(conn, pet_id)?;
     let items = conn
         .prepare_cached(
-            "SELECT id, pet_id, delta, quantity_after, reason, source, order_id, key_name, at, staff_id
+            "SELECT id, pet_id, delta, quantity_after, reason, source, order_id, key_name, at, staff_id,
+                    purchase_order_id
              FROM stock_changes WHERE pet_id = ?1 ORDER BY id DESC LIMIT +?2 OFFSET +?3",
         )?
         .query_map(params![pet_id, page.limit, page.offset], change_from_row)?

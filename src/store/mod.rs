@@ -50,6 +50,7 @@ pub mod pets;
 #[cfg(feature = "postgres")]
 mod pg;
 pub mod profile;
+pub mod purchase_orders;
 mod readers;
 pub mod refunds;
 pub mod reports;
@@ -488,6 +489,11 @@ impl Store {
     /// The daily report.
     pub fn reports(&self) -> reports::Reports<'_> {
         reports::Reports(self)
+    }
+
+    /// What the shop orders from its suppliers.
+    pub fn purchase_orders(&self) -> purchase_orders::PurchaseOrders<'_> {
+        purchase_orders::PurchaseOrders(self)
     }
 
     /// The wholesalers the shop buys from.

@@ -24,6 +24,7 @@ mod orders;
 mod paging;
 mod pairing;
 mod pets;
+mod purchase_orders;
 mod rate_limits;
 mod reports;
 mod roles;
