@@ -30,7 +30,7 @@ REORDER_POINT = {
     "maximum": BOUNDS["reorderPoint"]["max"],
 }
 DATE = {"type": "string", "format": "date"}
-CSV_COLUMNS = "id,sku,barcode,name,category,status,price,quantity,reorderPoint"
+CSV_COLUMNS = "id,sku,barcode,name,category,status,price,quantity,reorderPoint,supplier,cost,reorderQuantity,taxRate"
 STOCK_CHANGE_COLUMNS = "id,petId,delta,quantityAfter,reason,source,orderId,keyName,at"
 
 def codes_doc(prefix):
@@ -253,13 +253,13 @@ IMPORT_FAILED = {
 def pets_csv_example():
     return (
         f"{CSV_COLUMNS}\r\n"
-        "42,FISH-01,4006381333931,\"Goldfish, fancy\",Fish,available,450,30,10\r\n"
+        "42,FISH-01,4006381333931,\"Goldfish, fancy\",Fish,available,450,30,10,Acme Aquatics,120,24,\r\n"
     )
 
 
 MONEY_PARAM = query(
     "money",
-    "How money columns (`price`) are written: `minor` (the default, as in 1.1) in the "
+    "How money columns (`price`, `cost`) are written: `minor` (the default, as in 1.1) in the "
     "currency's minor unit (`2700`), or `decimal` in its major unit with the currency's "
     "decimal places (`27.00` in USD, `2700` in JPY). On import, `decimal` reads `27`, `27.5` "
     "and `27.50` alike, and a comma as the decimal separator in a quoted cell (`\"27,50\"`); "
@@ -409,7 +409,7 @@ NEW_PATHS = {
             "exportPets",
             "Export pets as CSV",
             "Every pet as RFC 4180 CSV in UTF-8, by id, with the header row "
-            f"`{CSV_COLUMNS}` (`category` by name, empty cells for absent values). "
+            f"`{CSV_COLUMNS}` (`category` and `supplier` by name, empty cells for absent values). "
             "The file can be edited and imported again." + EXPORT_NOTES,
             responses(
                 {"200": success("The CSV file.", headers=BETA, content=csv_content(pets_csv_example()))},
@@ -451,9 +451,10 @@ NEW_PATHS = {
             "Import pets from CSV",
             f"A `text/csv` body of up to {kib(BOUNDS['importBytes']['max'])} with the columns of "
             "the pets export in any order (a header row; only `name` and `category` are "
-            "required). Each row is matched to a pet by `id` (which must exist), else `sku`, "
+            "required; files without 1.2's `supplier`, `cost`, `reorderQuantity` and `taxRate` "
+            "import as before). Each row is matched to a pet by `id` (which must exist), else `sku`, "
             "else `barcode`; otherwise it makes a new pet. It sets the pet's fields (an empty "
-            "cell means none; a column the file does not have leaves that field as it is), its category (by name, created when missing), its stock "
+            "cell means none; a column the file does not have leaves that field as it is), its category (by name, created when missing), its supplier (`supplier`, by name, created when missing), its stock "
             "(`quantity`; empty leaves it, an `import` stock history entry records a change) and "
             "its reorder point. All or nothing: with any error nothing changes and the answer "
             "is 422 `validation_failed` with `errors` by line and field (a bad cell is repeated "

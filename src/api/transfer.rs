@@ -172,10 +172,14 @@ async fn money_of(store: &Store, format: MoneyFormat) -> Result<Money> {
 }
 
 /// A pet as the cells of [`COLUMNS`]: text guarded against formulas, money as asked.
-fn pet_cells(pet: &PetLine, money: Money) -> [String; 9] {
+fn pet_cells(pet: &PetLine, money: Money) -> Vec<String> {
     let number = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
     let text = |v: &str| guard(v).into_owned();
-    [
+    let amount = |v: Option<i64>| match (v, money.format) {
+        (Some(p), MoneyFormat::Decimal) => money::to_decimal(p, money.decimals),
+        (v, _) => number(v),
+    };
+    vec![
         pet.id.to_string(),
         text(pet.sku.as_deref().unwrap_or_default()),
         pet.barcode.clone().unwrap_or_default(),
@@ -184,20 +188,21 @@ fn pet_cells(pet: &PetLine, money: Money) -> [String; 9] {
         pet.status
             .map(|s| s.as_str().to_owned())
             .unwrap_or_default(),
-        match (pet.price, money.format) {
-            (Some(p), MoneyFormat::Decimal) => money::to_decimal(p, money.decimals),
-            (price, _) => number(price),
-        },
+        amount(pet.price),
         number(pet.quantity),
         number(pet.reorder_point),
+        text(pet.supplier.as_deref().unwrap_or_default()),
+        amount(pet.cost),
+        number(pet.reorder_quantity),
+        number(pet.tax_rate),
     ]
 }
 
 /// A stock history entry as the cells of [`export::STOCK_CHANGE_COLUMNS`]. It has no money
 /// column yet, so `money` changes nothing in it.
-fn change_cells(change: &ChangeLine) -> [String; 9] {
+fn change_cells(change: &ChangeLine) -> Vec<String> {
     let text = |v: Option<&str>| guard(v.unwrap_or_default()).into_owned();
-    [
+    vec![
         change.id.to_string(),
         change.pet_id.to_string(),
         change.delta.to_string(),
@@ -215,7 +220,7 @@ fn change_cells(change: &ChangeLine) -> [String; 9] {
 struct Chunks<T, R> {
     store: Store,
     read: R,
-    cells: fn(&T, Money) -> [String; 9],
+    cells: fn(&T, Money) -> Vec<String>,
     id: fn(&T) -> i64,
     money: Money,
     after: i64,

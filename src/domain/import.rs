@@ -24,8 +24,9 @@ pub const BODY_MAX: usize = crate::contract::IMPORT_BYTES.max_usize();
 /// Most errors listed in one answer; past it the list ends with a note.
 pub const ERRORS_MAX: usize = 1000;
 
-/// The columns of the pets export and import, in the export's order.
-pub const COLUMNS: [&str; 9] = [
+/// The columns of the pets export and import, in the export's order. The last four are
+/// interface 1.2's; a file without them imports as before.
+pub const COLUMNS: [&str; WIDTH] = [
     "id",
     "sku",
     "barcode",
@@ -35,7 +36,14 @@ pub const COLUMNS: [&str; 9] = [
     "price",
     "quantity",
     "reorderPoint",
+    "supplier",
+    "cost",
+    "reorderQuantity",
+    "taxRate",
 ];
+
+/// How many columns a pets file may have.
+pub const WIDTH: usize = 13;
 
 /// One problem of an import, by CSV line (the header is line 1) and field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -69,8 +77,13 @@ pub struct Row {
     /// `None`: leave an existing pet's stock as it is (a new pet starts at 0).
     pub quantity: Option<i64>,
     pub reorder_point: Option<i64>,
+    /// The supplier's name (the store's supplier of that name, made when there is none).
+    pub supplier: Option<String>,
+    pub cost: Option<i64>,
+    pub reorder_quantity: Option<i64>,
+    pub tax_rate: Option<i64>,
     /// Which of [`COLUMNS`] the file has, by index.
-    pub has: [bool; 9],
+    pub has: [bool; WIDTH],
 }
 
 impl Row {
@@ -132,7 +145,7 @@ pub fn parse(bytes: &[u8], money: Money) -> (Vec<Row>, Vec<LineError>) {
             }
         },
     };
-    let mut has = [false; 9];
+    let mut has = [false; WIDTH];
     for &i in &columns {
         has[i] = true;
     }
@@ -166,7 +179,7 @@ pub fn parse(bytes: &[u8], money: Money) -> (Vec<Row>, Vec<LineError>) {
             ));
             continue;
         }
-        let mut cells: [Option<&str>; 9] = [None; 9];
+        let mut cells: [Option<&str>; WIDTH] = [None; WIDTH];
         let mut bad_text = false;
         for (i, raw) in record.iter().enumerate() {
             match std::str::from_utf8(raw) {
@@ -299,10 +312,11 @@ fn whole(line: u64, field: &str, raw: &str, min: i64, max: i64) -> Result<i64, L
         })
 }
 
-/// A price cell: minor units, or the major unit with the currency's decimals.
-fn price(line: u64, raw: &str, money: Money) -> Result<i64, LineError> {
+/// A money cell (`price`, `cost`): minor units, or the major unit with the currency's
+/// decimals.
+fn money_cell(line: u64, field: &str, raw: &str, money: Money) -> Result<i64, LineError> {
     if money.format == MoneyFormat::Minor {
-        return whole(line, "price", raw, 0, code::PRICE_MAX).map_err(|mut err| {
+        return whole(line, field, raw, 0, code::PRICE_MAX).map_err(|mut err| {
             err.message.push_str(" (minor units: cents; 6.00 is 600)");
             err
         });
@@ -318,7 +332,7 @@ fn price(line: u64, raw: &str, money: Money) -> Result<i64, LineError> {
         Ok(minor) if minor <= code::PRICE_MAX => Ok(minor),
         Err(DecimalError::TooManyDecimals) => Err(LineError::new(
             line,
-            "price",
+            field,
             format!(
                 "has too many decimal places: the currency has {places}, not {}",
                 shown(raw)
@@ -326,7 +340,7 @@ fn price(line: u64, raw: &str, money: Money) -> Result<i64, LineError> {
         )),
         _ => Err(LineError::new(
             line,
-            "price",
+            field,
             format!(
                 "must be a price such as {example}, from 0 to {max} with {places}, not {}",
                 shown(raw)
@@ -349,14 +363,15 @@ fn keep<T>(errors: &mut Vec<LineError>, result: Result<T, LineError>) -> Option<
 /// One data row's cells (by column index) checked into a [`Row`].
 fn row(
     line: u64,
-    cells: &[Option<&str>; 9],
-    has: &[bool; 9],
+    cells: &[Option<&str>; WIDTH],
+    has: &[bool; WIDTH],
     money: Money,
 ) -> Result<Row, Vec<LineError>> {
     let mut errors = Vec::new();
-    // Text cells (sku, name, category) lose the guard an export put before a formula.
-    let cells: [Option<&str>; 9] = std::array::from_fn(|i| match i {
-        1 | 3 | 4 => cells[i].map(cell::unguard),
+    // Text cells (sku, name, category, supplier) lose the guard an export put before a
+    // formula.
+    let cells: [Option<&str>; WIDTH] = std::array::from_fn(|i| match i {
+        1 | 3 | 4 | 9 => cells[i].map(cell::unguard),
         _ => cells[i],
     });
     let cell = |i: usize| cells[i].filter(|c| !c.is_empty());
@@ -401,10 +416,27 @@ fn row(
             }),
         )
     });
-    let price = cell(6).map(|raw| keep(&mut errors, price(line, raw, money)));
+    let price = cell(6).map(|raw| keep(&mut errors, money_cell(line, "price", raw, money)));
     let quantity = cell(7).map(|raw| keep(&mut errors, whole(line, "quantity", raw, 0, STOCK_MAX)));
     let reorder_point =
         cell(8).map(|raw| keep(&mut errors, whole(line, "reorderPoint", raw, 0, STOCK_MAX)));
+    let supplier = cell(9).map(|raw| {
+        keep(
+            &mut errors,
+            text::name("supplier", raw).map_err(|e| domain(line, e)),
+        )
+    });
+    let cost = cell(10).map(|raw| keep(&mut errors, money_cell(line, "cost", raw, money)));
+    let reorder = crate::contract::REORDER_QUANTITY;
+    let reorder_quantity = cell(11).map(|raw| {
+        keep(
+            &mut errors,
+            whole(line, "reorderQuantity", raw, reorder.min, reorder.max),
+        )
+    });
+    let rate = crate::contract::TAX_RATE;
+    let tax_rate =
+        cell(12).map(|raw| keep(&mut errors, whole(line, "taxRate", raw, rate.min, rate.max)));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -419,6 +451,10 @@ fn row(
         price: price.flatten(),
         quantity: quantity.flatten(),
         reorder_point: reorder_point.flatten(),
+        supplier: supplier.flatten(),
+        cost: cost.flatten(),
+        reorder_quantity: reorder_quantity.flatten(),
+        tax_rate: tax_rate.flatten(),
         has: *has,
     })
 }
@@ -461,6 +497,31 @@ mod tests {
                 (3, "name"),
                 (5, "category")
             ]
+        );
+    }
+
+    #[test]
+    fn the_stockroom_columns_are_read_with_money_as_asked_and_bounds_checked() {
+        let decimal = Money {
+            format: MoneyFormat::Decimal,
+            decimals: 2,
+        };
+        let csv = "name,category,supplier,cost,reorderQuantity,taxRate\n\
+                   Rex,Dogs,'=Acme,1.20,24,2000\n\
+                   Tom,Cats,,,,\n\
+                   Bad,Cats,,1.234,0,10001\n";
+        let (rows, errors) = parse(csv.as_bytes(), decimal);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].supplier.as_deref(), Some("=Acme"));
+        assert_eq!(
+            (rows[0].cost, rows[0].reorder_quantity, rows[0].tax_rate),
+            (Some(120), Some(24), Some(2000))
+        );
+        assert!(rows[1].has("supplier") && rows[1].supplier.is_none());
+        let fields: Vec<_> = errors.iter().map(|e| (e.line, e.field.as_str())).collect();
+        assert_eq!(
+            fields,
+            vec![(4, "cost"), (4, "reorderQuantity"), (4, "taxRate")]
         );
     }
 

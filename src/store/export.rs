@@ -21,6 +21,11 @@ pub struct PetLine {
     pub price: Option<i64>,
     pub quantity: Option<i64>,
     pub reorder_point: Option<i64>,
+    /// The supplier's name.
+    pub supplier: Option<String>,
+    pub cost: Option<i64>,
+    pub reorder_quantity: Option<i64>,
+    pub tax_rate: Option<i64>,
 }
 
 /// A stock history entry as the stock history export writes it.
@@ -56,9 +61,11 @@ fn last_id(conn: &Connection, table: &'static str) -> Result<i64> {
 /// Pets with `after < id <= through`, by id, at most `limit`.
 fn pets(conn: &Connection, after: i64, through: i64, limit: i64) -> Result<Vec<PetLine>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT p.id, p.sku, p.barcode, p.name, c.name, p.status, p.price, i.quantity, i.reorder_point
+        "SELECT p.id, p.sku, p.barcode, p.name, c.name, p.status, p.price, i.quantity, i.reorder_point,
+                s.name, p.cost, p.reorder_quantity, p.tax_rate
          FROM pets p JOIN categories c ON c.id = p.category_id
          LEFT JOIN inventory i ON i.pet_id = p.id
+         LEFT JOIN suppliers s ON s.id = p.supplier_id
          WHERE p.id > ?1 AND p.id <= ?2 ORDER BY p.id LIMIT ?3",
     )?;
     let rows = stmt.query_map([after, through, limit], |row| {
@@ -73,6 +80,10 @@ fn pets(conn: &Connection, after: i64, through: i64, limit: i64) -> Result<Vec<P
             price: row.get(6)?,
             quantity: row.get(7)?,
             reorder_point: row.get(8)?,
+            supplier: row.get(9)?,
+            cost: row.get(10)?,
+            reorder_quantity: row.get(11)?,
+            tax_rate: row.get(12)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)

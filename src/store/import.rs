@@ -9,11 +9,12 @@ use rusqlite::{params, OptionalExtension};
 
 use super::db::Connection;
 use super::inventory::{self, Cause};
-use super::{categories, pets, Call, Result, Store, StoreError, Tx};
+use super::{categories, pets, suppliers, Call, Result, Store, StoreError, Tx};
 use crate::domain::category::NewCategory;
 use crate::domain::import::{LineError, Row, Summary, ERRORS_MAX};
 use crate::domain::inventory::{InventoryItem, Source};
 use crate::domain::pet::{NewPet, Pet};
+use crate::domain::supplier::NewSupplier;
 use crate::domain::{code, text, Precondition};
 
 /// What one row does.
@@ -107,14 +108,20 @@ fn import(
             }
             Some(pet) => {
                 let item = inventory::require(tx, pet.id)?;
-                let new = new_pet(row, category_id.unwrap_or(0), Some(&pet));
+                let supplier_id = match &row.supplier {
+                    Some(name) => suppliers::named(tx, name)?,
+                    None => None,
+                };
+                let new = new_pet(row, category_id.unwrap_or(0), supplier_id, Some(&pet));
                 let quantity = row.quantity.unwrap_or(item.quantity);
                 let reorder_point = if row.has("reorderPoint") {
                     row.reorder_point
                 } else {
                     item.reorder_point
                 };
+                // A supplier the store does not have yet is a change (the import makes it).
                 let same = category_id == Some(pet.category_id)
+                    && (row.supplier.is_none() || supplier_id.is_some())
                     && same_pet(&pet, &new)
                     && quantity == item.quantity
                     && reorder_point == item.reorder_point;
@@ -142,11 +149,12 @@ fn import(
             continue;
         }
         let category_id = category_for(tx, row, &mut category_ids)?;
+        let supplier_id = supplier_for(tx, row)?;
         let current = match &plan {
             Plan::Update { pet, .. } => Some(pet),
             _ => None,
         };
-        let new = new_pet(row, category_id, current);
+        let new = new_pet(row, category_id, supplier_id, current);
         let cause = || Cause {
             source: Source::Import,
             reason: None,
@@ -260,8 +268,30 @@ fn category_for(
     Ok(category.id)
 }
 
+/// The row's supplier id (`None` when its cell is empty), making the supplier when the store
+/// has none of that name.
+fn supplier_for(tx: &mut Tx<'_>, row: &Row) -> Result<Option<i64>> {
+    let Some(name) = &row.supplier else {
+        return Ok(None);
+    };
+    if let Some(id) = suppliers::named(tx, name)? {
+        return Ok(Some(id));
+    }
+    let made = suppliers::create(
+        tx,
+        NewSupplier {
+            name: name.clone(),
+            contact: None,
+            phone: None,
+            email: None,
+            note: None,
+        },
+    )?;
+    Ok(Some(made.id))
+}
+
 /// The pet a row describes: a column the file does not have keeps `current`'s value.
-fn new_pet(row: &Row, category_id: i64, current: Option<&Pet>) -> NewPet {
+fn new_pet(row: &Row, category_id: i64, supplier_id: Option<i64>, current: Option<&Pet>) -> NewPet {
     let kept = |column: &str| if row.has(column) { None } else { current };
     NewPet {
         name: row.name.clone(),
@@ -270,11 +300,11 @@ fn new_pet(row: &Row, category_id: i64, current: Option<&Pet>) -> NewPet {
         sku: kept("sku").map_or_else(|| row.sku.clone(), |p| p.sku.clone()),
         barcode: kept("barcode").map_or_else(|| row.barcode.clone(), |p| p.barcode.clone()),
         price: kept("price").map_or(row.price, |p| p.price),
-        // The file has no tax column: an updated pet keeps its rate.
-        tax_rate: current.and_then(|p| p.tax_rate),
-        supplier_id: current.and_then(|p| p.supplier_id),
-        cost: current.and_then(|p| p.cost),
-        reorder_quantity: current.and_then(|p| p.reorder_quantity),
+        tax_rate: kept("taxRate").map_or(row.tax_rate, |p| p.tax_rate),
+        supplier_id: kept("supplier").map_or(supplier_id, |p| p.supplier_id),
+        cost: kept("cost").map_or(row.cost, |p| p.cost),
+        reorder_quantity: kept("reorderQuantity")
+            .map_or(row.reorder_quantity, |p| p.reorder_quantity),
     }
 }
 
@@ -284,6 +314,10 @@ fn same_pet(pet: &Pet, new: &NewPet) -> bool {
         && pet.sku == new.sku
         && pet.barcode == new.barcode
         && pet.price == new.price
+        && pet.tax_rate == new.tax_rate
+        && pet.supplier_id == new.supplier_id
+        && pet.cost == new.cost
+        && pet.reorder_quantity == new.reorder_quantity
 }
 
 /// The CSV import of pets: `store.import()`.

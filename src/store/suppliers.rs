@@ -56,6 +56,14 @@ pub(super) fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
     }
 }
 
+/// The supplier with this name (compared case-insensitively), if any.
+pub(super) fn named(conn: &Connection, name: &str) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM suppliers WHERE name_fold = ?1")?
+        .query_row([text::fold(name)], |row| row.get(0))
+        .optional()?)
+}
+
 fn list(conn: &Connection, pages: &Pages, query: &CategoryQuery) -> Result<Paged<Supplier>> {
     let mut filter = Filter::default();
     if let Some(q) = &query.q {
@@ -75,7 +83,7 @@ fn list(conn: &Connection, pages: &Pages, query: &CategoryQuery) -> Result<Paged
     sql::paged(conn, pages, &list, &filter, query.page, from_row)
 }
 
-fn create(tx: &mut Tx<'_>, new: NewSupplier) -> Result<Supplier> {
+pub(super) fn create(tx: &mut Tx<'_>, new: NewSupplier) -> Result<Supplier> {
     let inserted = tx
         .prepare_cached(
             "INSERT INTO suppliers (name, name_fold, contact, phone, email, note)

@@ -532,3 +532,39 @@ async fn receipts_at_the_same_moment_never_take_a_line_past_what_was_ordered() {
         (&json!("received"), &json!(5))
     );
 }
+
+#[tokio::test]
+async fn a_purchase_order_announces_its_creation_and_each_change_of_state() {
+    let app = TestApp::spawn().await;
+    let acme = supplier(&app, "Acme").await;
+    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let mut feed = crate::events::Feed::open(&app, None).await;
+    let order = draft(&app, acme, json!([{ "petId": guppy, "quantity": 2 }])).await;
+    act(&app, &order["id"], "send").await;
+    assert_eq!(
+        receive(
+            &app,
+            &order["id"],
+            json!([{ "petId": guppy, "quantity": 1 }])
+        )
+        .await
+        .status(),
+        200
+    );
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        let message = feed.next(std::time::Duration::from_secs(10)).await;
+        if message.event.starts_with("purchase_order.") {
+            assert_eq!(message.data["data"]["id"], order["id"]);
+            seen.push((message.event, message.data["data"]["status"].clone()));
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            ("purchase_order.created".to_owned(), json!("draft")),
+            ("purchase_order.changed".to_owned(), json!("sent")),
+            ("purchase_order.changed".to_owned(), json!("partial")),
+        ]
+    );
+}

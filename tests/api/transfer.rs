@@ -6,7 +6,8 @@ use serde_json::json;
 
 use crate::support::{assert_error, body, header, TestApp};
 
-const HEADER: &str = "id,sku,barcode,name,category,status,price,quantity,reorderPoint";
+const HEADER: &str = "id,sku,barcode,name,category,status,price,quantity,reorderPoint,\
+                      supplier,cost,reorderQuantity,taxRate";
 
 async fn import(app: &TestApp, csv: &str, dry_run: bool) -> reqwest::Response {
     let path = if dry_run {
@@ -58,8 +59,8 @@ async fn the_pets_export_is_rfc_4180_with_quoting_and_empty_cells() {
         export(&app).await,
         format!(
             "{HEADER}\r\n\
-             {goldie},F-1,4006381333931,\"Goldie \"\"the great\"\"\",\"Fish, cold water\",available,450,30,10\r\n\
-             {plain},,,Nemo,\"Fish, cold water\",,,0,\r\n"
+             {goldie},F-1,4006381333931,\"Goldie \"\"the great\"\"\",\"Fish, cold water\",available,450,30,10,,,,\r\n\
+             {plain},,,Nemo,\"Fish, cold water\",,,0,,,,,\r\n"
         )
     );
 }
@@ -772,4 +773,105 @@ async fn an_export_longer_than_one_chunk_lists_every_pet_once_in_order() {
         .await
         .unwrap();
     assert_eq!(history.lines().count(), 1 + 1_234);
+}
+
+#[tokio::test]
+async fn the_stockroom_columns_export_and_import_back_and_old_files_leave_them_alone() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .post("/store/suppliers", json!({ "name": "Acme Aquatics" }))
+        .await;
+    let acme = body(res).await["id"].as_i64().unwrap();
+    let cat = app.category("Fish").await;
+    let res = app
+        .post(
+            "/pets",
+            json!({ "name": "Guppy", "categoryId": cat, "supplierId": acme, "cost": 120,
+                    "reorderQuantity": 24, "taxRate": 700 }),
+        )
+        .await;
+    let guppy = body(res).await["id"].as_i64().unwrap();
+    let res = app.get("/store/export/pets.csv?money=decimal").await;
+    let text = res.text().await.unwrap();
+    assert!(
+        text.ends_with(&format!(
+            "{guppy},,,Guppy,Fish,,,0,,Acme Aquatics,1.20,24,700\r\n"
+        )),
+        "{text}"
+    );
+    // A file without the new columns changes the name and keeps the rest.
+    let res = import(
+        &app,
+        &format!("id,name,category\n{guppy},Fancy guppy,Fish\n"),
+        false,
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let pet = &app.get_json(&format!("/pets?ids={guppy}")).await[0];
+    assert_eq!(pet["name"], "Fancy guppy");
+    assert_eq!(
+        (
+            &pet["supplierId"],
+            &pet["cost"],
+            &pet["reorderQuantity"],
+            &pet["taxRate"]
+        ),
+        (&json!(acme), &json!(120), &json!(24), &json!(700))
+    );
+    // A new supplier's name makes the supplier; decimal money reads the cost; empty clears.
+    let csv = format!(
+        "id,name,category,supplier,cost,reorderQuantity,taxRate\n\
+         {guppy},Fancy guppy,Fish,Birdseed Ltd,\"2,50\",,\n\
+         ,Tetra,Fish,acme aquatics,0.80,12,0\n"
+    );
+    let res = app
+        .send_raw(
+            Method::POST,
+            "/store/import/pets?money=decimal",
+            Some("text/csv"),
+            csv,
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let summary = body(res).await;
+    assert_eq!(
+        (&summary["created"], &summary["updated"]),
+        (&json!(1), &json!(1))
+    );
+    let suppliers = app.get_json("/store/suppliers").await;
+    assert_eq!(suppliers.as_array().unwrap().len(), 2, "{suppliers}");
+    let birdseed = suppliers[1]["id"].clone();
+    assert_eq!(suppliers[1]["name"], "Birdseed Ltd");
+    let pet = &app.get_json(&format!("/pets?ids={guppy}")).await[0];
+    assert_eq!((&pet["supplierId"], &pet["cost"]), (&birdseed, &json!(250)));
+    assert!(
+        pet.get("reorderQuantity").is_none() && pet.get("taxRate").is_none(),
+        "{pet}"
+    );
+    let tetra = &app.get_json("/pets?q=tetra").await[0];
+    assert_eq!(
+        (
+            &tetra["supplierId"],
+            &tetra["cost"],
+            &tetra["reorderQuantity"],
+            &tetra["taxRate"]
+        ),
+        (&json!(acme), &json!(80), &json!(12), &json!(0))
+    );
+    // Bad cells are errors of their line and field; nothing changes.
+    let res = import(
+        &app,
+        "name,category,cost,reorderQuantity\nRex,Dogs,-1,0\n",
+        false,
+    )
+    .await;
+    assert_eq!(res.status(), 422);
+    let errors = body(res).await["errors"].clone();
+    let fields: Vec<_> = errors
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].clone())
+        .collect();
+    assert_eq!(fields, [json!("cost"), json!("reorderQuantity")]);
 }
