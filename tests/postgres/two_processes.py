@@ -7,6 +7,8 @@ Checks, each printed as one line:
   - an Idempotency-Key used on one process replays its answer on the other;
   - 248 sales sent from both processes at once, 48 of them short of their total: the 200
     made are numbered 1..200, each once, and took their units once;
+  - 30 one-unit receipts of a purchase order for 10 units, sent at once over both
+    processes: exactly 10 are received (never more than ordered), the stock is 10;
   - an event stream on each process sees the orders placed on both, in the same order;
   - a key revoked on one process is refused by the other within 2 seconds;
   - a pairing code opened on one process is redeemed on the other, and a second redeem on
@@ -212,6 +214,39 @@ def main() -> int:
           f"first {numbers[:3]}, last {numbers[-3:]}")
     stock = admin_a.expect(200, "GET", f"/store/inventory/{seller}")["quantity"]
     check("the 200 sales took their units once", stock == 1000 - 400, f"stock {stock}")
+
+    # 30 one-unit receipts of one purchase order for 10 units, sent at once over both
+    # processes: exactly 10 are received, the others refused (409), the stock is 10.
+    supplier = admin_a.expect(201, "POST", "/store/suppliers", {"name": "two-" + secrets.token_hex(4)})["id"]
+    boxed = admin_a.expect(201, "POST", "/pets", {"name": "Boxed", "categoryId": category,
+                                                  "supplierId": supplier, "cost": 100})["id"]
+    ordered = admin_a.expect(201, "POST", "/store/purchase-orders",
+                             {"supplierId": supplier, "lines": [{"petId": boxed, "quantity": 10}]})
+    admin_b.expect(200, "POST", f"/store/purchase-orders/{ordered['id']}/send")
+    receipts: list[int] = []
+    receive_gate = threading.Barrier(30)
+
+    def receive(server: harness.Server) -> None:
+        client = harness.Client(server.base, admin_key)
+        receive_gate.wait()
+        status, _, _ = client.call("POST", f"/store/purchase-orders/{ordered['id']}/receive",
+                                   {"lines": [{"petId": boxed, "quantity": 1}]})
+        with lock:
+            receipts.append(status)
+        client.close()
+
+    threads = [threading.Thread(target=receive, args=(a if i % 2 else b,)) for i in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stock = admin_b.expect(200, "GET", f"/store/inventory/{boxed}")["quantity"]
+    now = admin_a.expect(200, "GET", f"/store/purchase-orders/{ordered['id']}")
+    check("30 receipts of a 10-unit order over two processes at once: exactly 10 received",
+          receipts.count(200) == 10 and receipts.count(409) == 20 and stock == 10
+          and now["lines"][0]["received"] == 10 and now["status"] == "received",
+          f"200 x{receipts.count(200)}, 409 x{receipts.count(409)}, stock {stock}, "
+          f"received {now['lines'][0]['received']}, {now['status']}")
 
     # A stream on each process sees every order, in one order.
     streams = [Stream(a, admin_key), Stream(b, admin_key)]
