@@ -1,5 +1,5 @@
-"""Interface 1.2, selling at the counter: tax on the store profile and on pets, and sales (and,
-as they land, refunds and shifts). Adds its fields to the schemas and its operations to the
+"""Interface 1.2, selling at the counter: tax on the store profile and on pets, sales, refunds
+and shifts. Adds its fields to the schemas and its operations to the
 tables of the other files (generate.py calls extend() after the 1.1 shop's)."""
 
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
@@ -390,6 +390,183 @@ def refund_paths():
     }
 
 
+CASH = {
+    "type": "integer",
+    "format": "int64",
+    "minimum": BOUNDS["cash"]["min"],
+    "maximum": BOUNDS["cash"]["max"],
+}
+CASH_DOC = f"in minor units, {lo('cash')} to {hi('cash')}"
+SHIFT_STATUS = {"type": "string", "enum": ["open", "closed"]}
+ATTACHED_DOC = (
+    "A sale (and a refund) with a `till` counts toward the shift open for that till at the "
+    "moment the store records it. So a sale a till made offline and sends later counts toward "
+    "the shift open when it arrives (not the one open at its `soldAt`), and a sale or refund "
+    "without a `till`, or for a till with no open shift, counts toward none. A refund's till "
+    "is the one it names, else the sale's. Once a shift is closed nothing more counts toward "
+    "it, so its figures never change."
+)
+
+SHIFT_SCHEMAS = {
+    "NewShift": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "Opens a till's cash drawer.",
+        "required": ["till", "openingCash"],
+        "properties": {
+            "till": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 40,
+                "pattern": NAME_PATTERN,
+                "description": "The till's name (1 to 40 characters), as its sales send it; stored trimmed.",
+            },
+            "openingCash": dict(CASH, description=f"The cash counted into the drawer, {CASH_DOC}."),
+        },
+        "example": {"till": "Front", "openingCash": 10000},
+    },
+    "ShiftClose": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "Closes a shift with the cash counted out of the drawer.",
+        "required": ["countedCash"],
+        "properties": {
+            "countedCash": dict(CASH, description=f"The cash counted in the drawer at the close, {CASH_DOC}."),
+        },
+        "example": {"countedCash": 13000},
+    },
+    "Shift": {
+        "type": "object",
+        "description": (
+            "A till's shift; once closed, its Z report. `sales.byMethod` sums the shift's "
+            "payments less change (so cash is net of change); `expectedCash = openingCash + "
+            "cash taken − change − cash refunded`; `difference = countedCash − expectedCash` "
+            "(negative when the drawer is short). An open shift shows its running figures "
+            "(`expectedCash` so far) with `closedAt`, `closedBy`, `countedCash` and "
+            "`difference` null. " + ATTACHED_DOC
+        ),
+        "required": [
+            "id", "till", "status", "openedAt", "openedBy", "openingCash", "closedAt", "closedBy",
+            "expectedCash", "countedCash", "difference", "sales", "refunds",
+        ],
+        "properties": {
+            "id": ID,
+            "till": {"type": "string"},
+            "status": SHIFT_STATUS,
+            "openedAt": TIMESTAMP,
+            "openedBy": {"type": "string", "nullable": True, "description": "The key or staff member that opened it."},
+            "openingCash": dict(CASH, description="The cash counted into the drawer."),
+            "closedAt": dict(TIMESTAMP, nullable=True),
+            "closedBy": {"type": "string", "nullable": True, "description": "The key or staff member that closed it."},
+            "expectedCash": money("`openingCash` + cash taken − change − cash refunded."),
+            "countedCash": dict(CASH, nullable=True, description="The cash counted at the close; null while open."),
+            "difference": money("`countedCash − expectedCash`, negative when the drawer is short; null while open.", nullable=True),
+            "sales": {
+                "type": "object",
+                "required": ["count", "total", "tax", "byMethod"],
+                "properties": {
+                    "count": {"type": "integer", "format": "int64", "minimum": 0, "description": "The shift's sales, of every method."},
+                    "total": money("The sum of their totals."),
+                    "tax": money("The sum of their tax."),
+                    "byMethod": {
+                        "type": "object",
+                        "required": ["cash", "card", "other"],
+                        "description": "Payments taken less change, by method.",
+                        "properties": {"cash": MONEY, "card": MONEY, "other": MONEY},
+                    },
+                },
+            },
+            "refunds": {
+                "type": "object",
+                "required": ["count", "amount"],
+                "properties": {
+                    "count": {"type": "integer", "format": "int64", "minimum": 0},
+                    "amount": money("The sum of the shift's refunds, of every method."),
+                },
+            },
+        },
+    },
+}
+
+SHIFT_ERRORS = {
+    "ShiftOpen": ("409", ["shift_open"], "The till already has an open shift; close it first."),
+    "ShiftClosed": ("409", ["shift_closed"], "The shift is already closed."),
+}
+
+
+def shift_paths():
+    shift_id = path_id("shiftId", "shift")
+    return {
+        "/store/shifts": {
+            "get": op(
+                "listShifts",
+                "List shifts",
+                "Shifts with their figures, newest first (id descending). " + PAGING_DOC,
+                responses(
+                    {"200": success("A page of shifts.", {"type": "array", "items": schema("Shift")}, dict(LIST_HEADERS, **BETA))},
+                    forbidden=False,
+                ),
+                parameters=[
+                    query("till", "Only this till's shifts.", {"type": "string", "minLength": 1, "maxLength": 40}),
+                    query("status", "Only open or only closed shifts.", SHIFT_STATUS),
+                    param("Limit"),
+                    param("Offset"),
+                    param("After"),
+                ],
+            ),
+            "post": op(
+                "openShift",
+                "Open a shift",
+                "Opens a shift for a till with the cash counted into its drawer. A till has at "
+                "most one open shift (409 `shift_open`), also with several processes on "
+                "PostgreSQL. " + ATTACHED_DOC + " Emits `shift.opened`.",
+                responses(
+                    {"201": success("The open shift.", schema("Shift"), dict(CREATED_HEADERS, **BETA))},
+                    "ShiftOpen",
+                    *BODY,
+                    "ValidationFailed",
+                ),
+                body=request_body("NewShift", "The till and its opening cash."),
+            ),
+        },
+        "/store/shifts/{shiftId}": {
+            "parameters": [shift_id],
+            "get": op(
+                "getShift",
+                "Get a shift",
+                "The shift with its figures: running while it is open, its Z report once closed.",
+                responses(
+                    {
+                        "200": success("The shift.", schema("Shift"), dict(RECORD_HEADERS, **BETA)),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    forbidden=False,
+                ),
+            ),
+        },
+        "/store/shifts/{shiftId}/close": {
+            "parameters": [shift_id],
+            "post": op(
+                "closeShift",
+                "Close a shift",
+                "Closes the shift with the cash counted in the drawer and answers its Z report: "
+                "`expectedCash`, `countedCash`, `difference` and the totals by method. Closing "
+                "a closed shift is 409 `shift_closed`. Emits `shift.closed`.",
+                responses(
+                    {
+                        "200": success("The closed shift (its Z report).", schema("Shift"), dict(RECORD_HEADERS, **BETA)),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    "ShiftClosed",
+                    *BODY,
+                    "ValidationFailed",
+                ),
+                body=request_body("ShiftClose", "The counted cash."),
+            ),
+        },
+    }
+
+
 def extend(paths, schemas):
     """Adds interface 1.2's counter fields and operations to the document's tables."""
 
@@ -429,10 +606,16 @@ def extend(paths, schemas):
     ERROR_RESPONSES.update(REFUND_ERRORS)
     EXAMPLE_MESSAGES["refund_exceeds_sale"] = "line 0: pet 42: 1 of the sale's units may still be refunded; 2 asked"
     paths.update(refund_paths())
+    schemas.update(SHIFT_SCHEMAS)
+    ERROR_RESPONSES.update(SHIFT_ERRORS)
+    EXAMPLE_MESSAGES["shift_open"] = 'till "Front" already has an open shift; close it first'
+    EXAMPLE_MESSAGES["shift_closed"] = "shift 3 is already closed"
+    paths.update(shift_paths())
     source = schemas["StockChange"]["properties"]["source"]
     source["enum"] = source["enum"] + ["refund"]
     source["description"] += " `refund`: units a sale's refund put back."
     events = paths["/events"]["get"]
     events["description"] = events["description"].replace(
-        "`store.profile.updated`)", "`store.profile.updated`, `sale.created`, `sale.refunded`, `inventory.short`)"
+        "`store.profile.updated`)", "`store.profile.updated`, `sale.created`, `sale.refunded`, `inventory.short`, "
+        "`shift.opened`, `shift.closed`)"
     )

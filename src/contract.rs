@@ -65,6 +65,9 @@ pub const REPORT_DAYS_DEFAULT: i64 = 30;
 pub const IMPORT_BYTES: Bound = Bound::new(0, 5 * 1024 * 1024);
 /// A tax rate in basis points (2,000 is 20 %): the store's `defaultTaxRate`, a pet's `taxRate`.
 pub const TAX_RATE: Bound = Bound::new(0, 10_000);
+/// Cash counted into or out of a till's drawer (a shift's `openingCash`, `countedCash`), in
+/// minor units.
+pub const CASH: Bound = Bound::new(0, 1_000_000_000_000);
 
 /// A pet's `reorderQuantity`: the units a purchase order asks for when it runs low.
 pub const REORDER_QUANTITY: Bound = Bound::new(1, 1_000_000);
@@ -255,6 +258,8 @@ codes! {
         "changing a received or cancelled purchase order (receiving included)";
     RefundExceedsSale = "refund_exceeds_sale", 409,
         "refunding more of a sale's line than was sold and not yet refunded";
+    ShiftOpen = "shift_open", 409, "opening a shift for a till that has one open";
+    ShiftClosed = "shift_closed", 409, "closing a shift that is closed";
     Gone = "gone", 410, "a deprecated operation past its sunset date";
     PreconditionFailed = "precondition_failed", 412, "`If-Match` does not match the current `ETag`";
     PayloadTooLarge = "payload_too_large", 413, format!("body over {}", kib(BODY_BYTES.max));
@@ -611,6 +616,28 @@ pub const OPERATIONS: &[Operation] = &[
     )),
     beta(op(
         "GET",
+        "/store/shifts",
+        "listShifts",
+        "Store",
+        "readonly",
+    )),
+    beta(op("POST", "/store/shifts", "openShift", "Store", "pos")),
+    beta(op(
+        "GET",
+        "/store/shifts/{shiftId}",
+        "getShift",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "POST",
+        "/store/shifts/{shiftId}/close",
+        "closeShift",
+        "Store",
+        "pos",
+    )),
+    beta(op(
+        "GET",
         "/store/stocktakes",
         "listStocktakes",
         "Store",
@@ -848,6 +875,7 @@ pub struct Bounds {
     pub search: Bound,
     pub tax_rate: Bound,
     pub reorder_quantity: Bound,
+    pub cash: Bound,
 }
 
 /// The facts, gathered.
@@ -881,6 +909,7 @@ pub fn facts() -> Facts {
             search: SEARCH,
             tax_rate: TAX_RATE,
             reorder_quantity: REORDER_QUANTITY,
+            cash: CASH,
         },
         plans: PLANS,
         first_admin: PlanFact {

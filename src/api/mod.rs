@@ -35,6 +35,7 @@ mod respond;
 mod router;
 mod sales;
 mod session;
+mod shifts;
 mod staff;
 mod state;
 mod stocktakes;

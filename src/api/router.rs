@@ -19,8 +19,8 @@ use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
     admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
-    pairings, pets, profile, public_limit, purchase_orders, reports, sales, session, staff,
-    stocktakes, suppliers, transfer, ui,
+    pairings, pets, profile, public_limit, purchase_orders, reports, sales, session, shifts,
+    staff, stocktakes, suppliers, transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
@@ -63,6 +63,9 @@ pub fn build(state: AppState) -> Router {
         .route("/store/sales", get(sales::list).post(sales::place))
         .route("/store/sales/{saleId}", get(sales::get))
         .route("/store/sales/{saleId}/refunds", post(sales::refund))
+        .route("/store/shifts", get(shifts::list).post(shifts::open))
+        .route("/store/shifts/{shiftId}", get(shifts::get))
+        .route("/store/shifts/{shiftId}/close", post(shifts::close))
         .route(
             "/store/stocktakes",
             get(stocktakes::list).post(stocktakes::create),

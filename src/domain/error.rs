@@ -76,6 +76,10 @@ pub enum DomainError {
         left: i64,
         requested: i64,
     },
+    #[error("till {0:?} already has an open shift; close it first")]
+    ShiftOpen(String),
+    #[error("shift {0} is already closed")]
+    ShiftClosed(i64),
     /// The refusal of one line of a request (a sale's), counted from 0; the answer names it
     /// with `line` beside `code`, `message` and `status`.
     #[error("line {line}: {error}")]
@@ -125,6 +129,8 @@ impl DomainError {
             Self::AtLine { error, .. } => error.code(),
             Self::PaymentMismatch(_) => Code::PaymentMismatch,
             Self::RefundExceedsSale { .. } => Code::RefundExceedsSale,
+            Self::ShiftOpen(_) => Code::ShiftOpen,
+            Self::ShiftClosed(_) => Code::ShiftClosed,
             Self::Validation { .. } => Code::ValidationFailed,
             Self::NotFound { .. } => Code::NotFound,
             Self::UnknownCategory(_) => Code::UnknownCategory,

@@ -28,6 +28,7 @@ pub mod report;
 pub mod sale;
 pub mod sale_record;
 pub mod shift;
+pub mod shift_record;
 pub mod staff;
 pub mod stocktake;
 pub mod supplier;

@@ -114,3 +114,11 @@ pub struct SaleQuery {
     pub method: Option<Method>,
     pub page: Page,
 }
+
+/// `GET /store/shifts`: newest first, optionally one till's or one status's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShiftQuery {
+    pub till: Option<String>,
+    pub status: Option<super::shift_record::ShiftStatus>,
+    pub page: Page,
+}

@@ -12,12 +12,9 @@
 
 use serde::Serialize;
 
-use crate::contract::Bound;
+pub use crate::contract::CASH;
 
 use super::payment::{ByMethod, Method, Payment};
-
-/// Cash counted into or out of a drawer, in minor units.
-pub const CASH: Bound = Bound::new(0, 1_000_000_000_000);
 
 /// What a shift's sales took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

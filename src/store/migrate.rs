@@ -58,6 +58,7 @@ const MIGRATIONS: &[Migration] = &[
     migration!(19, "0019_tax"),
     migration!(20, "0020_sales"),
     migration!(21, "0021_refunds"),
+    migration!(22, "0022_shifts"),
     migration!(24, "0024_stockroom"),
 ];
 

@@ -56,6 +56,7 @@ pub mod refunds;
 pub mod reports;
 mod restore;
 pub mod sales;
+pub mod shifts;
 pub mod sign_ins;
 mod sql;
 pub mod staff;
@@ -484,6 +485,11 @@ impl Store {
     /// Refunds of sales.
     pub fn refunds(&self) -> refunds::Refunds<'_> {
         refunds::Refunds(self)
+    }
+
+    /// Shifts of the tills' cash drawers.
+    pub fn shifts(&self) -> shifts::Shifts<'_> {
+        shifts::Shifts(self)
     }
 
     /// The daily report.

@@ -6,12 +6,13 @@
 //! refusal naming the request's line); a line's refunds add up to its total and its tax, to
 //! the unit; restocking is refused like a cancel past the most a shop can hold (409
 //! `conflict`), and then nothing of the refund is kept; the sale's `refunded` is the sum of
-//! its refunds.
+//! its refunds; a refund counts toward the shift open for its till (by default the sale's)
+//! when it is written.
 
 use rusqlite::params;
 
 use super::inventory::{self, Cause};
-use super::{pets, sales, Call, Result, Store, Tx};
+use super::{pets, sales, shifts, Call, Result, Store, Tx};
 use crate::domain::inventory::Source;
 use crate::domain::order;
 use crate::domain::pet::PetStatus;
@@ -74,11 +75,12 @@ fn refund(tx: &mut Tx<'_>, sale_id: i64, new: NewRefund, key_name: Option<&str>)
     let created_at = time::now();
     let till = new.till.clone().or(sale.till.clone());
     let staff_id = tx.member().map(|member| member.id);
+    let shift_id = shifts::open_for(tx, till.as_deref())?;
     let id = tx
         .prepare_cached(
             "INSERT INTO refunds (sale_id, created_at, amount, tax, method, reason, restock, till,
-                 key_name, staff_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                 key_name, staff_id, shift_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .insert(params![
             sale_id,
@@ -90,7 +92,8 @@ fn refund(tx: &mut Tx<'_>, sale_id: i64, new: NewRefund, key_name: Option<&str>)
             new.restock,
             till,
             key_name,
-            staff_id
+            staff_id,
+            shift_id
         ])?;
     for (index, (order_id, line)) in lines.iter().enumerate() {
         tx.prepare_cached(

@@ -9,6 +9,8 @@
 //!   one row of `sale_numbers` by the sale's own transaction, after every check has passed,
 //!   so a refused, failed or killed sale gives it back, and on PostgreSQL the row's lock
 //!   makes sales of several processes take their numbers one at a time;
+//! - a sale with a `till` counts toward the shift open for that till when it is written
+//!   (`shift_id`), an offline sale sent later included;
 //! - each line is also a completed order (`orders.sale_id`) placed at the sale's `soldAt`, so
 //!   orders, the daily report and the stock history see the sale as they see orders.
 
@@ -21,7 +23,7 @@ use super::db::{Connection, Row};
 use super::inventory::{self, Cause};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
-use super::{pets, profile, Call, Result, Store, StoreError, Tx};
+use super::{pets, profile, shifts, Call, Result, Store, StoreError, Tx};
 use crate::domain::inventory::Source;
 use crate::domain::order::Order;
 use crate::domain::payment::{self, Method, Payment};
@@ -246,12 +248,14 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
     let placed_at = time::now();
     let staff_id = tx.member().map(|member| member.id);
     let customer = new.customer.clone().unwrap_or_default();
+    let shift_id = shifts::open_for(tx, new.till.as_deref())?;
     let id = tx
         .prepare_cached(
             "INSERT INTO sales (number, placed_at, sold_at, key_name, staff_id, till, subtotal,
                  discount, tax, total, change, tax_included, offline, customer_name,
-                 customer_phone, customer_email, note)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                 customer_phone, customer_email, note, shift_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18)",
         )?
         .insert(params![
             number,
@@ -270,7 +274,8 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
             customer.name,
             customer.phone,
             customer.email,
-            new.note
+            new.note,
+            shift_id
         ])?;
 
     let mut lines = Vec::with_capacity(priced.len());

@@ -16,6 +16,7 @@ use crate::support::{body, postgres_base, TestApp};
 /// The bounds probed below, by the name the published facts give them.
 const PROBED: &[&str] = &[
     "body_bytes",
+    "cash",
     "delta",
     "description",
     "idempotency_hours",
@@ -235,6 +236,32 @@ async fn prices_tax_rates_stock_reorder_points_and_adjustments_are_accepted_at_t
         )
         .await;
     refused(&res, 422, "reason past the longest");
+}
+
+#[tokio::test]
+async fn a_drawer_takes_opening_and_counted_cash_at_its_limits_only() {
+    let app = TestApp::spawn().await;
+    let (min, max) = range("cash");
+    for (till, n) in [("Min", min), ("Max", max)] {
+        let res = app
+            .post("/store/shifts", json!({ "till": till, "openingCash": n }))
+            .await;
+        accepted(&res, &format!("opening cash {n}"));
+        let id = body(res).await["id"].as_i64().unwrap();
+        let close = format!("/store/shifts/{id}/close");
+        for past in [min - 1, max + 1] {
+            let res = app.post(&close, json!({ "countedCash": past })).await;
+            refused(&res, 422, &format!("counted cash {past}"));
+        }
+        let res = app.post(&close, json!({ "countedCash": n })).await;
+        accepted(&res, &format!("counted cash {n}"));
+    }
+    for n in [min - 1, max + 1] {
+        let res = app
+            .post("/store/shifts", json!({ "till": "Past", "openingCash": n }))
+            .await;
+        refused(&res, 422, &format!("opening cash {n}"));
+    }
 }
 
 #[tokio::test]

@@ -29,6 +29,7 @@ mod rate_limits;
 mod reports;
 mod roles;
 mod sales;
+mod shifts;
 mod smoke;
 mod staff;
 mod stocktakes;

@@ -9,6 +9,7 @@ Checks, each printed as one line:
     made are numbered 1..200, each once, and took their units once;
   - 30 one-unit receipts of a purchase order for 10 units, sent at once over both
     processes: exactly 10 are received (never more than ordered), the stock is 10;
+  - 8 opens of one till's shift at once over both processes, 10 times: one opens each time;
   - an event stream on each process sees the orders placed on both, in the same order;
   - a key revoked on one process is refused by the other within 2 seconds;
   - a pairing code opened on one process is redeemed on the other, and a second redeem on
@@ -247,6 +248,35 @@ def main() -> int:
           and now["lines"][0]["received"] == 10 and now["status"] == "received",
           f"200 x{receipts.count(200)}, 409 x{receipts.count(409)}, stock {stock}, "
           f"received {now['lines'][0]['received']}, {now['status']}")
+
+    # One open shift per till: 8 opens of the same till at once, over both processes, in each
+    # of 10 rounds: exactly one opens, the others are 409 shift_open.
+    shift_answers: list[tuple[int, int, str]] = []
+    shift_gate = threading.Barrier(8)
+
+    def open_shift(server: harness.Server, round_: int) -> None:
+        client = harness.Client(server.base, admin_key)
+        shift_gate.wait()
+        status, _, answer = client.call("POST", "/store/shifts", {"till": f"race {round_}", "openingCash": 100})
+        code = answer.get("code", "") if isinstance(answer, dict) else ""
+        with lock:
+            shift_answers.append((round_, status, code))
+        client.close()
+
+    for round_ in range(10):
+        threads = [threading.Thread(target=open_shift, args=(a if i % 2 else b, round_)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    opened = [r for r, status, _ in shift_answers if status == 201]
+    refused = [code for _, status, code in shift_answers if status != 201]
+    open_tills = sorted(s["till"] for s in admin_b.expect(200, "GET", "/store/shifts?status=open&limit=500"))
+    check("8 opens of one till at once over two processes, 10 times: one shift each time",
+          sorted(opened) == list(range(10)) and refused == ["shift_open"] * 70
+          and open_tills == sorted(f"race {r}" for r in range(10)),
+          f"opened in rounds {sorted(opened)}, refused {sorted(set(refused))} x{len(refused)}, "
+          f"{len(open_tills)} open")
 
     # A stream on each process sees every order, in one order.
     streams = [Stream(a, admin_key), Stream(b, admin_key)]
