@@ -206,6 +206,8 @@ SALE_ERRORS = {
     ),
 }
 
+RECEIPT_WIDTH = 42
+
 SALE_LINE_ERROR = {
     "type": "integer",
     "minimum": 0,
@@ -273,6 +275,38 @@ def sale_paths():
                 responses(
                     {
                         "200": success("The sale.", schema("Sale"), dict(RECORD_HEADERS, **BETA)),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    forbidden=False,
+                ),
+            ),
+        },
+        "/store/sales/{saleId}/receipt": {
+            "parameters": [path_id("saleId", "sale")],
+            "get": op(
+                "getSaleReceipt",
+                "Print a sale's receipt",
+                "The sale's printable receipt: the store's name, the sale's `number`, its local "
+                "date and time (the store profile's `timezone`), the till, each line (quantity × "
+                "unit price, discount), subtotal, discount, tax, total, payments, change and "
+                "each refund. Money is written in the store's `currency` with its decimal "
+                "places. `text/html` (the default) is one page for 80 mm paper: its print style "
+                "sheet sets the page 80 mm wide, so a browser's print dialog gives one narrow "
+                "receipt, and every stored text is escaped. With `Accept: text/plain` (named "
+                "before `text/html`, or without it) the same receipt comes as plain UTF-8 text "
+                f"for an ESC/POS printer: at most {RECEIPT_WIDTH} characters a line, each ended "
+                "by `\\n`, long names wrapped (a word longer than a line is cut). The customer "
+                "is not printed.",
+                responses(
+                    {
+                        "200": success(
+                            "The receipt.",
+                            headers=dict(BETA, Vary={"description": "`Accept`: the receipt's form depends on it.", "schema": {"type": "string"}}),
+                            content={
+                                "text/html": {"schema": {"type": "string"}},
+                                "text/plain": {"schema": {"type": "string"}},
+                            },
+                        ),
                         "404": ref("responses", "NotFound"),
                     },
                     forbidden=False,

@@ -608,6 +608,13 @@ pub const OPERATIONS: &[Operation] = &[
         "readonly",
     )),
     beta(op(
+        "GET",
+        "/store/sales/{saleId}/receipt",
+        "getSaleReceipt",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
         "POST",
         "/store/sales/{saleId}/refunds",
         "refundSale",

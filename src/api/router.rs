@@ -63,6 +63,7 @@ pub fn build(state: AppState) -> Router {
         .route("/store/sales", get(sales::list).post(sales::place))
         .route("/store/sales/{saleId}", get(sales::get))
         .route("/store/sales/{saleId}/refunds", post(sales::refund))
+        .route("/store/sales/{saleId}/receipt", get(sales::receipt))
         .route("/store/shifts", get(shifts::list).post(shifts::open))
         .route("/store/shifts/{shiftId}", get(shifts::get))
         .route("/store/shifts/{shiftId}/close", post(shifts::close))

@@ -1,9 +1,10 @@
-//! `/store/sales`: selling a basket at the counter, reading sales back, and refunding them.
+//! `/store/sales`: selling a basket at the counter, reading sales back, printing their
+//! receipts (HTML, or plain text with `Accept: text/plain`), and refunding them.
 //! Readonly and pos keys see a sale's customer without `phone` and `email`.
 
 use axum::extract::State;
-use axum::http::Uri;
-use axum::response::Response;
+use axum::http::{header, HeaderMap, Uri};
+use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 
 use super::error::{ApiError, Result};
@@ -21,6 +22,7 @@ use crate::domain::query::SaleQuery;
 use crate::domain::refund::{NewRefund, RefundInput};
 use crate::domain::sale::{NewSale, Received, SaleInput, TILL};
 use crate::domain::sale_record::Sale;
+use crate::domain::{receipt, receipt_html};
 
 fn location(id: i64) -> String {
     format!("/store/sales/{id}")
@@ -137,4 +139,40 @@ pub async fn refund(
         Answer::Fresh(refund) => respond::created(refunds, &refund),
         Answer::Replayed(body) => respond::replayed(201, body, |_| Some(refunds.clone())),
     })
+}
+
+/// Whether the client asked for the plain-text receipt: `text/plain` named in `Accept`
+/// before `text/html` (or without it).
+fn wants_plain(headers: &HeaderMap) -> bool {
+    let first = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|media| media.split(';').next())
+        .map(|m| m.trim().to_ascii_lowercase())
+        .find(|m| m == "text/plain" || m == "text/html");
+    first.as_deref() == Some("text/plain")
+}
+
+pub async fn receipt(
+    _: Auth<Readonly>,
+    State(s): State<AppState>,
+    Id(id): Id,
+    headers: HeaderMap,
+) -> Result<Response> {
+    let receipt = s.app.store().receipts().get(id).await?;
+    let (content_type, body) = if wants_plain(&headers) {
+        ("text/plain; charset=utf-8", receipt::to_text(&receipt))
+    } else {
+        ("text/html; charset=utf-8", receipt_html::to_html(&receipt))
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::VARY, "Accept"),
+        ],
+        body,
+    )
+        .into_response())
 }

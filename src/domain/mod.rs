@@ -23,6 +23,8 @@ pub mod pet;
 pub mod profile;
 pub mod purchase_order;
 pub mod query;
+pub mod receipt;
+pub mod receipt_html;
 pub mod refund;
 pub mod report;
 pub mod sale;

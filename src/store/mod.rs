@@ -52,6 +52,7 @@ mod pg;
 pub mod profile;
 pub mod purchase_orders;
 mod readers;
+pub mod receipts;
 pub mod refunds;
 pub mod reports;
 mod restore;
@@ -485,6 +486,11 @@ impl Store {
     /// Refunds of sales.
     pub fn refunds(&self) -> refunds::Refunds<'_> {
         refunds::Refunds(self)
+    }
+
+    /// Sales' printed receipts.
+    pub fn receipts(&self) -> receipts::Receipts<'_> {
+        receipts::Receipts(self)
     }
 
     /// Shifts of the tills' cash drawers.

@@ -26,6 +26,7 @@ mod pairing;
 mod pets;
 mod purchase_orders;
 mod rate_limits;
+mod receipts;
 mod reports;
 mod roles;
 mod sales;
