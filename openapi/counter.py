@@ -601,6 +601,40 @@ def shift_paths():
     }
 
 
+REPORT_FIELDS = ["sales", "tax", "refunds", "cash", "card", "other"]
+OLD_CSV_HEADER = "date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue"
+NEW_CSV_HEADER = OLD_CSV_HEADER + "," + ",".join(REPORT_FIELDS)
+
+
+def extend_report(paths, schemas):
+    """The daily report's counter fields: sales by the day of `soldAt`, refunds by theirs."""
+    day = schemas["DailyReportDay"]
+    day["description"] += (
+        " A sale counts on the day of its `soldAt` (an offline sale sent later on the day it "
+        "was made): `sales`, its `tax`, and its payments less change by method. A refund counts "
+        "on the day it was made (`createdAt`): `refunds`, less its tax from `tax` and less its "
+        "amount from the method it was paid back by, so `tax`, `cash`, `card` and `other` can "
+        "be negative on a day with more refunded than sold."
+    )
+    day["required"] = day["required"] + REPORT_FIELDS
+    count = {"type": "integer", "format": "int64", "minimum": 0}
+    day["properties"].update(
+        {
+            "sales": dict(count, description="Sales made that day (by `soldAt`)."),
+            "tax": money("Their tax, less the tax refunded that day."),
+            "refunds": dict(count, description="The amount refunded that day, in minor units."),
+            "cash": money("Cash taken that day less change, less refunds paid back in cash."),
+            "card": money("Card payments taken that day, less refunds paid back by card."),
+            "other": money("Other payments taken that day, less refunds paid back so."),
+        }
+    )
+    day["example"] = dict(day["example"], sales=9, tax=2950, refunds=1200, cash=6000, card=9800, other=1450)
+    report = paths["/store/reports/daily"]["get"]
+    report["description"] = report["description"].replace(OLD_CSV_HEADER, NEW_CSV_HEADER)
+    csv = report["responses"]["200"]["content"]["text/csv"]
+    csv["example"] = f"{NEW_CSV_HEADER}\r\n2026-11-22,12,10,1,15,18450,9,2950,1200,6000,9800,1450\r\n"
+
+
 def extend(paths, schemas):
     """Adds interface 1.2's counter fields and operations to the document's tables."""
 
@@ -645,6 +679,7 @@ def extend(paths, schemas):
     EXAMPLE_MESSAGES["shift_open"] = 'till "Front" already has an open shift; close it first'
     EXAMPLE_MESSAGES["shift_closed"] = "shift 3 is already closed"
     paths.update(shift_paths())
+    extend_report(paths, schemas)
     source = schemas["StockChange"]["properties"]["source"]
     source["enum"] = source["enum"] + ["refund"]
     source["description"] += " `refund`: units a sale's refund put back."

@@ -2,11 +2,17 @@
 //! completed and cancelled, the units sold and the revenue. An order counts on the day it
 //! was placed (placed, units, revenue), on the day it was completed (completed) and on the
 //! day it was cancelled (cancelled; its units and revenue then count nowhere).
+//!
+//! Interface 1.2 adds the counter: a sale counts on the day of its `soldAt` (an offline sale
+//! sent later on the day it was made): `sales`, its `tax`, and what it took by method less
+//! change (`cash`, `card`, `other`); a refund counts on the day it was made (`createdAt`):
+//! `refunds`, less its tax from `tax`, less its amount from the method it was paid back by.
 
 use chrono::{DateTime, Days, NaiveDate, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
+use super::payment::{ByMethod, Method};
 use super::time;
 
 /// Most days one report covers.
@@ -24,21 +30,37 @@ pub struct Day {
     pub orders_cancelled: i64,
     pub units_sold: i64,
     pub revenue: i64,
+    /// Sales made that day.
+    pub sales: i64,
+    /// Their tax, less the tax refunded that day.
+    pub tax: i64,
+    /// The amount refunded that day.
+    pub refunds: i64,
+    /// Payments taken that day less change, less refunds paid back that way.
+    pub cash: i64,
+    pub card: i64,
+    pub other: i64,
 }
 
 /// The CSV header of the report, in the order of [`Day::cells`].
-pub const CSV_HEADER: [&str; 6] = [
+pub const CSV_HEADER: [&str; 12] = [
     "date",
     "ordersPlaced",
     "ordersCompleted",
     "ordersCancelled",
     "unitsSold",
     "revenue",
+    "sales",
+    "tax",
+    "refunds",
+    "cash",
+    "card",
+    "other",
 ];
 
 impl Day {
     /// The day as CSV cells, in the order of [`CSV_HEADER`].
-    pub fn cells(&self) -> [String; 6] {
+    pub fn cells(&self) -> [String; 12] {
         [
             self.date.clone(),
             self.orders_placed.to_string(),
@@ -46,7 +68,21 @@ impl Day {
             self.orders_cancelled.to_string(),
             self.units_sold.to_string(),
             self.revenue.to_string(),
+            self.sales.to_string(),
+            self.tax.to_string(),
+            self.refunds.to_string(),
+            self.cash.to_string(),
+            self.card.to_string(),
+            self.other.to_string(),
         ]
+    }
+
+    fn by_method(&mut self, method: Method) -> &mut i64 {
+        match method {
+            Method::Cash => &mut self.cash,
+            Method::Card => &mut self.card,
+            Method::Other => &mut self.other,
+        }
     }
 }
 
@@ -130,6 +166,10 @@ pub struct Activity {
     pub orders: Vec<(String, i64, Option<i64>, Option<String>)>,
     /// Cancelled orders: placed at, cancelled at.
     pub cancelled: Vec<(String, String)>,
+    /// Sales: sold at, tax, and what they took by method less change.
+    pub sales: Vec<(String, i64, ByMethod)>,
+    /// Refunds: made at, amount, tax, and the method they were paid back by.
+    pub refunds: Vec<(String, i64, i64, Method)>,
 }
 
 /// The report's days, oldest first, every day of `range` included.
@@ -164,6 +204,26 @@ pub fn daily(range: Range, tz: Tz, activity: &Activity) -> Vec<Day> {
         }
         if let Some(i) = slot(cancelled_at) {
             days[i].orders_cancelled += 1;
+        }
+    }
+    for (sold_at, tax, taken) in &activity.sales {
+        if let Some(i) = slot(sold_at) {
+            let day = &mut days[i];
+            day.sales += 1;
+            day.tax = day.tax.saturating_add(*tax);
+            for method in Method::ALL {
+                let sum = day.by_method(method);
+                *sum = sum.saturating_add(taken.get(method));
+            }
+        }
+    }
+    for (made_at, amount, tax, method) in &activity.refunds {
+        if let Some(i) = slot(made_at) {
+            let day = &mut days[i];
+            day.refunds = day.refunds.saturating_add(*amount);
+            day.tax = day.tax.saturating_sub(*tax);
+            let sum = day.by_method(*method);
+            *sum = sum.saturating_sub(*amount);
         }
     }
     days
@@ -230,6 +290,7 @@ mod tests {
                 ("2026-01-11T05:30:00Z".into(), 1, None, None),
             ],
             cancelled: vec![("2026-01-11T04:00:00Z".into(), "2026-01-11T06:00:00Z".into())],
+            ..Activity::default()
         };
         let days = daily(range, tz, &activity);
         assert_eq!(days[0].date, "2026-01-10");
@@ -243,6 +304,37 @@ mod tests {
             (1, 1, 0)
         );
         assert_eq!((days[1].orders_completed, days[1].orders_cancelled), (1, 1));
+    }
+
+    #[test]
+    fn sales_count_on_their_sold_day_and_refunds_on_theirs_less_their_tax_and_method() {
+        let tz = Tz::from_str("America/New_York").unwrap();
+        let range = Range::new(
+            Some(date("2026-01-10")),
+            Some(date("2026-01-11")),
+            date("2026-01-11"),
+        )
+        .unwrap();
+        let took = |cash, card, other| ByMethod { cash, card, other };
+        let activity = Activity {
+            sales: vec![
+                // 23:30 on the 10th in New York: cash 2,400 net of change, card 1,000.
+                ("2026-01-11T04:30:00Z".into(), 400, took(2_400, 1_000, 0)),
+                ("2026-01-11T15:00:00Z".into(), 50, took(0, 0, 300)),
+                // Outside the range.
+                ("2026-01-12T15:00:00Z".into(), 999, took(999, 0, 0)),
+            ],
+            refunds: vec![
+                // On the 11th, of the sale of the 10th: 1,200 in cash, tax 200.
+                ("2026-01-11T16:00:00Z".into(), 1_200, 200, Method::Cash),
+                ("2026-01-11T17:00:00Z".into(), 100, 0, Method::Card),
+            ],
+            ..Activity::default()
+        };
+        let days = daily(range, tz, &activity);
+        let figures = |d: &Day| (d.sales, d.tax, d.refunds, d.cash, d.card, d.other);
+        assert_eq!(figures(&days[0]), (1, 400, 0, 2_400, 1_000, 0));
+        assert_eq!(figures(&days[1]), (1, 50 - 200, 1_300, -1_200, -100, 300));
     }
 
     #[test]

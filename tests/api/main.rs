@@ -30,6 +30,7 @@ mod receipts;
 mod reports;
 mod roles;
 mod sales;
+mod sales_report;
 mod shifts;
 mod smoke;
 mod staff;

@@ -94,15 +94,15 @@ async fn orders_fall_on_the_local_day_of_the_store_across_midnight() {
     );
     assert_eq!(
         day(&report, "2026-01-09"),
-        &json!({ "date": "2026-01-09", "ordersPlaced": 0, "ordersCompleted": 0, "ordersCancelled": 0, "unitsSold": 0, "revenue": 0 })
+        &json!({ "date": "2026-01-09", "ordersPlaced": 0, "ordersCompleted": 0, "ordersCancelled": 0, "unitsSold": 0, "revenue": 0, "sales": 0, "tax": 0, "refunds": 0, "cash": 0, "card": 0, "other": 0 })
     );
     assert_eq!(
         day(&report, "2026-01-10"),
-        &json!({ "date": "2026-01-10", "ordersPlaced": 2, "ordersCompleted": 0, "ordersCancelled": 0, "unitsSold": 3, "revenue": 1500 })
+        &json!({ "date": "2026-01-10", "ordersPlaced": 2, "ordersCompleted": 0, "ordersCancelled": 0, "unitsSold": 3, "revenue": 1500, "sales": 0, "tax": 0, "refunds": 0, "cash": 0, "card": 0, "other": 0 })
     );
     assert_eq!(
         day(&report, "2026-01-11"),
-        &json!({ "date": "2026-01-11", "ordersPlaced": 2, "ordersCompleted": 2, "ordersCancelled": 0, "unitsSold": 4, "revenue": 300 })
+        &json!({ "date": "2026-01-11", "ordersPlaced": 2, "ordersCompleted": 2, "ordersCancelled": 0, "unitsSold": 4, "revenue": 300, "sales": 0, "tax": 0, "refunds": 0, "cash": 0, "card": 0, "other": 0 })
     );
     assert_eq!(day(&report, "2026-01-12")["ordersPlaced"], 0);
 
@@ -152,7 +152,7 @@ async fn a_cancelled_order_counts_on_its_days_but_its_units_and_revenue_do_not()
     assert_eq!(report.as_array().unwrap().last().unwrap()["date"], today);
     assert_eq!(
         day(&report, &today),
-        &json!({ "date": today, "ordersPlaced": 2, "ordersCompleted": 1, "ordersCancelled": 1, "unitsSold": 2, "revenue": 500 })
+        &json!({ "date": today, "ordersPlaced": 2, "ordersCompleted": 1, "ordersCancelled": 1, "unitsSold": 2, "revenue": 500, "sales": 0, "tax": 0, "refunds": 0, "cash": 0, "card": 0, "other": 0 })
     );
 }
 
@@ -179,9 +179,10 @@ async fn the_report_comes_as_csv_when_asked_for() {
     assert!(header(&res, "content-type").starts_with("text/csv"));
     assert_eq!(
         res.text().await.unwrap(),
-        "date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue\r\n\
-         2026-03-01,0,0,0,0,0\r\n\
-         2026-03-02,1,0,0,2,250\r\n"
+        "date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue,sales,tax,refunds,\
+         cash,card,other\r\n\
+         2026-03-01,0,0,0,0,0,0,0,0,0,0,0\r\n\
+         2026-03-02,1,0,0,2,250,0,0,0,0,0,0\r\n"
     );
 }
 

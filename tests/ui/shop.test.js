@@ -221,7 +221,7 @@ describe('the shop screens of interface 1.1', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const file = await download.path();
     const text = (await import('node:fs')).readFileSync(/** @type {string} */ (file), 'utf8');
-    assert.match(text, /^date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue\r\n/);
+    assert.match(text, /^date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue,sales,tax,refunds,cash,card,other\r\n/);
     assert.equal(text.trim().split('\r\n').length, 31);
     assert.deepEqual(errors, []);
     await context.close();
