@@ -211,3 +211,72 @@ impl<'s> Shifts<'s> {
         Call::write(self.0, move |tx| close(tx, id, counted, by.as_deref()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::sync::{Arc, Barrier};
+
+    use super::super::{Store, StoreError};
+    use crate::domain::shift_record::NewShift;
+    use crate::domain::DomainError;
+
+    fn front(cash: i64) -> NewShift {
+        NewShift {
+            till: "Front".into(),
+            opening_cash: cash,
+        }
+    }
+
+    #[test]
+    fn two_stores_opening_one_till_at_once_open_one_shift_and_refuse_the_rest_as_shift_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite");
+        let stores = [Store::open(&path).unwrap(), Store::open(&path).unwrap()];
+        let barrier = Arc::new(Barrier::new(8));
+        let threads: Vec<_> = (0..8)
+            .map(|n| {
+                let (store, barrier) = (stores[n % 2].clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    store.shifts().open(front(n as i64), None).wait()
+                })
+            })
+            .collect();
+        let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+        for refused in results.iter().filter_map(|r| r.as_ref().err()) {
+            assert!(
+                matches!(refused, StoreError::Domain(DomainError::ShiftOpen(till)) if till == "Front"),
+                "{refused:?}"
+            );
+        }
+        for store in stores {
+            store.close();
+        }
+    }
+
+    #[test]
+    fn the_database_itself_refuses_a_second_open_shift_for_a_till_but_not_a_closed_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite");
+        let store = Store::open(&path).unwrap();
+        store.shifts().open(front(0), None).wait().unwrap();
+        store.close();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let insert = |status: &str| {
+            conn.execute(
+                "INSERT INTO shifts (till, status, opened_at, opening_cash)
+                 VALUES ('Front', ?1, '2026-01-01T00:00:00Z', 0)",
+                [status],
+            )
+        };
+        let err = insert("open").unwrap_err();
+        assert_eq!(
+            err.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::ConstraintViolation)
+        );
+        insert("closed").unwrap();
+        insert("closed").unwrap();
+    }
+}
