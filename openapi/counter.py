@@ -685,6 +685,7 @@ def extend(paths, schemas):
     source["description"] += " `refund`: units a sale's refund put back."
     events = paths["/events"]["get"]
     events["description"] = events["description"].replace(
-        "`store.profile.updated`)", "`store.profile.updated`, `sale.created`, `sale.refunded`, `inventory.short`, "
-        "`shift.opened`, `shift.closed`)"
+        "`store.profile.updated`)",
+        "`store.profile.updated`, `sale.created`, `sale.refunded`, `shift.opened`, `shift.closed`, "
+        "`inventory.short`)",
     )

@@ -19,8 +19,8 @@ use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
     admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
-    pairings, pets, profile, public_limit, purchase_orders, reports, sales, session, shifts,
-    staff, stocktakes, suppliers, transfer, ui,
+    pairings, pets, profile, public_limit, purchase_orders, reports, sales, session, shifts, staff,
+    stocktakes, suppliers, transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
