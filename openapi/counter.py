@@ -228,8 +228,8 @@ def sale_paths():
                     forbidden=False,
                 ),
                 parameters=[
-                    query("from", "First local day (YYYY-MM-DD) of `soldAt`, included.", DATE),
-                    query("to", "Last local day (YYYY-MM-DD) of `soldAt`, included; not before `from`.", DATE),
+                    query("from", "First local day (YYYY-MM-DD) of `soldAt`, included; empty means no bound.", DATE, allowEmptyValue=True),
+                    query("to", "Last local day (YYYY-MM-DD) of `soldAt`, included; not before `from`; empty means no bound.", DATE, allowEmptyValue=True),
                     query("till", "Only this till's sales.", {"type": "string", "minLength": 1, "maxLength": 40}),
                     query("staffId", "Only sales rung up by this staff member.", dict(ID)),
                     query("method", "Only sales with a payment of this method.", METHOD),

@@ -106,6 +106,9 @@ pub struct NewSale {
     pub till: Option<String>,
     /// When the sale was made (RFC 3339, UTC): the till's `soldAt`, else when it arrived.
     pub sold_at: String,
+    /// When the store received it (RFC 3339, UTC): the sale's `placedAt`, so a sale without a
+    /// `soldAt` of its own shows the same second in both however long the writer's queue was.
+    pub received_at: String,
     /// Made while the till was offline: never refused for stock, status or hold.
     pub offline: bool,
 }
@@ -143,6 +146,7 @@ impl TryFrom<Received<SaleInput>> for NewSale {
             note,
             till,
             sold_at,
+            received_at: time::format(at),
             offline,
         })
     }

@@ -245,7 +245,7 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
     let change = payment::change(sums.total, &new.payments).map_err(DomainError::from)?;
 
     let number = next_number(tx)?;
-    let placed_at = time::now();
+    let placed_at = new.received_at.clone();
     let staff_id = tx.member().map(|member| member.id);
     let customer = new.customer.clone().unwrap_or_default();
     let shift_id = shifts::open_for(tx, new.till.as_deref())?;
