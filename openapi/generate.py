@@ -23,6 +23,7 @@ from headers import DEPRECATION_HEADERS, HEADERS, PARAMETERS
 from parts import header, json_content, param, schema, with_rate_limits
 from paths import PATHS
 from schemas import SCHEMAS
+import labels
 import pairing
 import staff
 from shop import extend as extend_shop
@@ -32,6 +33,7 @@ from stockroom import extend as extend_stockroom
 extend_shop(PATHS, SCHEMAS)
 extend_counter(PATHS, SCHEMAS)
 extend_stockroom(PATHS, SCHEMAS)
+labels.extend(PATHS)
 
 OUT = Path(__file__).with_name("openapi.json")
 

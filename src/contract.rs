@@ -68,6 +68,12 @@ pub const TAX_RATE: Bound = Bound::new(0, 10_000);
 /// Cash counted into or out of a till's drawer (a shift's `openingCash`, `countedCash`), in
 /// minor units.
 pub const CASH: Bound = Bound::new(0, 1_000_000_000_000);
+/// Pets on one sheet of shelf labels (`ids`; one listed twice prints twice).
+pub const LABEL_PETS: Bound = Bound::new(1, 200);
+/// Copies of each pet's label on one sheet.
+pub const LABEL_COPIES: Bound = Bound::new(1, 50);
+/// Labels on one sheet: pets times copies.
+pub const LABELS: Bound = Bound::new(1, 1_000);
 
 /// A pet's `reorderQuantity`: the units a purchase order asks for when it runs low.
 pub const REORDER_QUANTITY: Bound = Bound::new(1, 1_000_000);
@@ -799,6 +805,13 @@ pub const OPERATIONS: &[Operation] = &[
     )),
     beta(op(
         "GET",
+        "/store/labels.svg",
+        "printLabels",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "GET",
         "/store/certificate",
         "getStoreCertificate",
         "Store",
@@ -883,6 +896,9 @@ pub struct Bounds {
     pub tax_rate: Bound,
     pub reorder_quantity: Bound,
     pub cash: Bound,
+    pub label_pets: Bound,
+    pub label_copies: Bound,
+    pub labels: Bound,
 }
 
 /// The facts, gathered.
@@ -917,6 +933,9 @@ pub fn facts() -> Facts {
             tax_rate: TAX_RATE,
             reorder_quantity: REORDER_QUANTITY,
             cash: CASH,
+            label_pets: LABEL_PETS,
+            label_copies: LABEL_COPIES,
+            labels: LABELS,
         },
         plans: PLANS,
         first_admin: PlanFact {

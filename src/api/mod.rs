@@ -19,6 +19,7 @@ mod extract;
 mod health;
 mod idempotent;
 mod inventory;
+mod labels;
 mod limit;
 mod listener;
 mod middleware;

@@ -18,9 +18,9 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, backups, categories, certificate, docs, events, health, inventory, middleware, orders,
-    pairings, pets, profile, public_limit, purchase_orders, reports, sales, session, shifts, staff,
-    stocktakes, suppliers, transfer, ui,
+    admin, backups, categories, certificate, docs, events, health, inventory, labels, middleware,
+    orders, pairings, pets, profile, public_limit, purchase_orders, reports, sales, session,
+    shifts, staff, stocktakes, suppliers, transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
@@ -127,6 +127,7 @@ pub fn build(state: AppState) -> Router {
             axum::routing::post(transfer::import_pets)
                 .layer(DefaultBodyLimit::max(crate::domain::import::BODY_MAX + 1)),
         )
+        .route("/store/labels.svg", get(labels::sheet))
         .route(
             "/store/inventory/{petId}/adjustments",
             get(inventory::history).post(inventory::adjust),

@@ -15,6 +15,8 @@ pub mod idempotency;
 pub mod import;
 pub mod inventory;
 pub mod key;
+pub mod label;
+pub mod label_sheet;
 pub mod money;
 pub mod order;
 pub mod pairing;

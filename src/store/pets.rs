@@ -429,6 +429,17 @@ impl<'s> Pets<'s> {
         Call::read(self.0, move |c| require(c, id))
     }
 
+    /// The pets among `ids` that exist, each once; ids that name no pet are left out.
+    pub fn among(&self, mut ids: Vec<i64>) -> Call<'s, Vec<Pet>> {
+        ids.sort_unstable();
+        ids.dedup();
+        Call::read(self.0, move |c| {
+            ids.iter()
+                .filter_map(|&id| get(c, id).transpose())
+                .collect()
+        })
+    }
+
     /// Creates a pet, with its stock at 0.
     pub fn create(&self, new: NewPet) -> Call<'s, Pet> {
         Call::write(self.0, move |tx| create(tx, new))

@@ -23,6 +23,10 @@ const PROBED: &[&str] = &[
     "idempotency_key",
     "ids",
     "import_bytes",
+    // The label sheet's three bounds: tests/api/labels.rs.
+    "label_copies",
+    "label_pets",
+    "labels",
     "limit",
     "limit_default",
     "name",

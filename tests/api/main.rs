@@ -19,6 +19,7 @@ mod headers;
 mod hostile;
 mod idempotency;
 mod inventory;
+mod labels;
 mod openapi;
 mod orders;
 mod paging;

@@ -1,0 +1,195 @@
+//! A sheet of shelf labels drawn as one SVG: A4 pages (210 × 297 mm) stacked top to bottom,
+//! each holding three columns of eight 70 × 37 mm labels (the common 24-up label sheet). A
+//! label shows the pet's name, its price and its barcode with the code written under it.
+//! Copies of a pet's label follow each other. The document's units are millimetres; every
+//! piece of text is escaped, and characters XML cannot carry are replaced, so a name can
+//! never break the document. Pure: labels in, text out.
+
+use std::fmt::Write;
+
+use super::label::{Label, Symbol};
+
+/// A4, in millimetres.
+pub const PAGE_WIDTH: f64 = 210.0;
+/// See [`PAGE_WIDTH`].
+pub const PAGE_HEIGHT: f64 = 297.0;
+/// Labels across a page.
+pub const COLUMNS: usize = 3;
+/// Labels down a page.
+pub const ROWS: usize = 8;
+/// Labels on one page.
+pub const PER_PAGE: usize = COLUMNS * ROWS;
+const LABEL_WIDTH: f64 = 70.0;
+const LABEL_HEIGHT: f64 = 37.0;
+/// The half millimetre a 24-up sheet leaves above its first row.
+const TOP: f64 = (PAGE_HEIGHT - ROWS as f64 * LABEL_HEIGHT) / 2.0;
+/// Left and right margin inside a label.
+const INSET: f64 = 3.0;
+/// A module's width at a symbol's nominal size (EAN's 100 %), in millimetres.
+const MODULE_MAX: f64 = 0.33;
+const BAR_TOP: f64 = 15.0;
+const BAR_HEIGHT: f64 = 14.0;
+/// Characters of a name that fit one line; longer names end in an ellipsis.
+const NAME_CHARS: usize = 30;
+
+/// Pages a sheet of `labels` labels takes.
+pub fn pages(labels: usize) -> usize {
+    labels.div_ceil(PER_PAGE).max(1)
+}
+
+/// The sheet: `copies` of each label, in order.
+pub fn draw(labels: &[Label], copies: usize) -> String {
+    let count = labels.len() * copies;
+    let height = pages(count) as f64 * PAGE_HEIGHT;
+    let mut svg = String::with_capacity(600 + count * 900);
+    let _ = write!(
+        svg,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{PAGE_WIDTH}mm\" \
+         height=\"{height}mm\" viewBox=\"0 0 {PAGE_WIDTH} {height}\" \
+         font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">\n\
+         <title>Shelf labels</title>\n\
+         <rect width=\"{PAGE_WIDTH}\" height=\"{height}\" fill=\"#fff\"/>\n"
+    );
+    let copies_of = labels
+        .iter()
+        .flat_map(|label| std::iter::repeat_n(label, copies));
+    for (n, label) in copies_of.enumerate() {
+        let (page, at) = (n / PER_PAGE, n % PER_PAGE);
+        let x = (at % COLUMNS) as f64 * LABEL_WIDTH;
+        let y = page as f64 * PAGE_HEIGHT + TOP + (at / COLUMNS) as f64 * LABEL_HEIGHT;
+        draw_label(&mut svg, label, x, y);
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn draw_label(svg: &mut String, label: &Label, x: f64, y: f64) {
+    let _ = write!(svg, "<g transform=\"translate({x} {y})\">");
+    let _ = write!(
+        svg,
+        "<text x=\"{INSET}\" y=\"6.5\" font-size=\"3.6\">{}</text>",
+        escape(&shorten(&label.name, NAME_CHARS))
+    );
+    if let Some(price) = &label.price {
+        let _ = write!(
+            svg,
+            "<text x=\"{INSET}\" y=\"12.5\" font-size=\"5\" font-weight=\"bold\">{}</text>",
+            escape(price)
+        );
+    }
+    draw_symbol(svg, &label.symbol);
+    svg.push_str("</g>\n");
+}
+
+/// The bars, centred across the label, with their quiet zones kept clear; one path of
+/// rectangles in module units, scaled to the module's width.
+fn draw_symbol(svg: &mut String, symbol: &Symbol) {
+    let quiet = symbol.symbology.quiet_zone();
+    let span = symbol.modules.len() + 2 * quiet;
+    let module = (MODULE_MAX).min((LABEL_WIDTH - 2.0 * INSET) / span as f64);
+    let left = (LABEL_WIDTH - symbol.modules.len() as f64 * module) / 2.0;
+    let _ = write!(
+        svg,
+        "<path fill=\"#000\" shape-rendering=\"crispEdges\" \
+         transform=\"translate({left:.4} {BAR_TOP}) scale({module:.5} 1)\" d=\""
+    );
+    let mut start = None;
+    for (i, dark) in symbol.modules.iter().copied().chain([false]).enumerate() {
+        match (dark, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let _ = write!(svg, "M{s} 0h{}v{BAR_HEIGHT}h-{}z", i - s, i - s);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let _ = write!(
+        svg,
+        "\"/><text x=\"{}\" y=\"{}\" font-size=\"3\" text-anchor=\"middle\" \
+         letter-spacing=\"0.3\">{}</text>",
+        LABEL_WIDTH / 2.0,
+        BAR_TOP + BAR_HEIGHT + 3.5,
+        escape(&symbol.text)
+    );
+}
+
+/// `text` cut to `max` characters, an ellipsis marking a cut.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut short: String = text.chars().take(max - 1).collect();
+    short.push('…');
+    short
+}
+
+/// `text` as XML character data or an attribute value: the five markup characters escaped,
+/// characters XML 1.0 cannot carry replaced by U+FFFD.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if (c as u32) < 0x20 || matches!(c, '\u{FFFE}' | '\u{FFFF}') => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::label::symbol;
+
+    fn label(name: &str) -> Label {
+        Label {
+            name: name.to_owned(),
+            price: Some("27.50 USD".into()),
+            symbol: symbol(Some("96385074"), None).unwrap().unwrap(),
+        }
+    }
+
+    #[test]
+    fn markup_in_a_name_is_escaped_and_control_characters_replaced() {
+        assert_eq!(
+            escape("<b>Tom & \"Jerry's\"</b>\u{1}\u{FFFF}"),
+            "&lt;b&gt;Tom &amp; &quot;Jerry&apos;s&quot;&lt;/b&gt;\u{FFFD}\u{FFFD}"
+        );
+        let svg = draw(&[label("</text><script>alert(1)</script>")], 1);
+        assert!(!svg.contains("<script>"), "{svg}");
+        assert!(svg.contains("&lt;/text&gt;&lt;script&gt;"), "{svg}");
+    }
+
+    #[test]
+    fn twenty_five_labels_take_two_pages_and_every_copy_is_drawn() {
+        let svg = draw(&[label("Rex"), label("Goldie")], 13);
+        assert_eq!(pages(26), 2);
+        assert!(svg.contains("height=\"594mm\""), "{}", &svg[..300]);
+        assert_eq!(svg.matches("<path ").count(), 26);
+        assert_eq!(svg.matches(">Rex<").count(), 13);
+        // The 25th label opens the second page's first row.
+        assert!(svg.contains("translate(0 297.5)"), "{svg}");
+    }
+
+    #[test]
+    fn a_long_name_is_cut_with_an_ellipsis() {
+        let long = "A".repeat(40);
+        let svg = draw(&[label(&long)], 1);
+        assert!(svg.contains(&format!(">{}…<", "A".repeat(29))), "{svg}");
+    }
+
+    #[test]
+    fn bars_are_runs_of_dark_modules() {
+        let svg = draw(&[label("Rex")], 1);
+        // EAN-8 starts with its guard 101: one-module bars at 0 and 2.
+        assert!(svg.contains("d=\"M0 0h1v14h-1zM2 0h1v14h-1z"), "{svg}");
+    }
+}
