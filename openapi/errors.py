@@ -118,8 +118,20 @@ ERROR_RESPONSES = {
     "Unavailable": (
         "503",
         ["unavailable"],
-        "The store cannot serve now (e.g. the database stayed busy past its timeout). "
-        "Retry later.",
+        "The store cannot serve this request now; nothing was changed. Wait `Retry-After` "
+        "seconds and send it again (with the same `Idempotency-Key`, where the operation takes "
+        "one). The message says why:\n"
+        "- `the store cannot save changes right now (its PostgreSQL database cannot be "
+        "reached); nothing was saved, try again shortly`: PostgreSQL is down or out of reach "
+        "(the server keeps trying to reconnect);\n"
+        "- `the store cannot save changes right now (the disk is full or failing); nothing was "
+        "saved, try again shortly`: the store's disk refused a write;\n"
+        "- `the store is busy; try again shortly`: the database stayed busy past its timeout;\n"
+        "- `the store is shutting down`;\n"
+        "- `too many sign-ins are being checked right now; nothing was counted, try again "
+        "shortly` (`POST /session`): the queue of PIN checks is full; the try did not count "
+        "toward a lock or a ban;\n"
+        "- an export, a backup or the event stream says its own reason (see those operations).",
     ),
 }
 
@@ -143,7 +155,10 @@ EXAMPLE_MESSAGES = {
     "validation_failed": f"name: must be 1 to {hi('name')} characters",
     "insufficient_stock": "only 2 units of pet 42 in stock",
     "rate_limited": "rate limit of 60 requests per minute exceeded",
-    "unavailable": "the store is busy, try again",
+    "unavailable": (
+        "the store cannot save changes right now (its PostgreSQL database cannot be reached); "
+        "nothing was saved, try again shortly"
+    ),
     "gone": "this operation passed its sunset date; use GET /pets?ids=42",
 }
 
@@ -153,6 +168,8 @@ def error_response(name):
     headers = dict(RATE_LIMIT_HEADERS)
     if status == "429":
         headers["Retry-After"] = header("Retry-After")
+    if status == "503":
+        headers["Retry-After"] = header("Retry-After-Unavailable")
     for listed in codes:
         if STATUS_OF.get(listed) != int(status):
             raise SystemExit(

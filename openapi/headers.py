@@ -49,6 +49,15 @@ HEADERS = {
         "required": True,
         "schema": {"type": "integer", "minimum": 0},
     },
+    "Retry-After-Unavailable": {
+        "description": (
+            "Whole seconds to wait before sending the request again: 5 while the store cannot "
+            "serve, a few while the sign-in queue is full, 10 while every event-stream place "
+            "is taken."
+        ),
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
     "ETag": {
         "description": (
             "Strong entity tag of the record. Send it back in `If-Match` to change the "

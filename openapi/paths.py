@@ -654,7 +654,11 @@ PATHS = {
                     "content": json_content(schema("Health")),
                 },
                 "503": {
-                    "description": "The store cannot serve now (`unavailable`).",
+                    "description": (
+                        "The store cannot serve now (`unavailable`; the message says why, as "
+                        "in the `Unavailable` response)."
+                    ),
+                    "headers": {"Retry-After": header("Retry-After-Unavailable")},
                     "content": json_content(schema("Error")),
                 },
             },

@@ -231,3 +231,40 @@ fn the_rate_limit_guide_lists_the_contracts_plans() {
         }
     }
 }
+
+/// A response object of the document, its `$ref` followed.
+fn resolved<'d>(doc: &'d Value, response: &'d Value) -> &'d Value {
+    match response["$ref"].as_str() {
+        Some(target) => doc
+            .pointer(target.trim_start_matches('#'))
+            .unwrap_or_else(|| panic!("{target} is in the document")),
+        None => response,
+    }
+}
+
+#[test]
+fn every_503_answer_is_documented_with_retry_after_and_the_causes_it_names() {
+    let doc: Value = serde_json::from_str(petstore::OPENAPI_JSON).unwrap();
+    let mut seen = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let Some(unavailable) = op.pointer("/responses/503") else {
+                continue;
+            };
+            seen += 1;
+            let unavailable = resolved(&doc, unavailable);
+            let retry = resolved(&doc, &unavailable["headers"]["Retry-After"]);
+            assert!(
+                retry["description"].is_string(),
+                "{method} {path}: 503 without Retry-After"
+            );
+            let text = unavailable["description"].as_str().unwrap();
+            if path != "/health" {
+                for cause in ["PostgreSQL", "disk is full", "too many sign-ins"] {
+                    assert!(text.contains(cause), "{method} {path}: {cause} in {text}");
+                }
+            }
+        }
+    }
+    assert!(seen > 50, "every operation may answer 503 ({seen} seen)");
+}
