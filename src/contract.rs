@@ -271,6 +271,10 @@ codes! {
     PayloadTooLarge = "payload_too_large", 413, format!("body over {}", kib(BODY_BYTES.max));
     UnsupportedMediaType = "unsupported_media_type", 415,
         "the body is not `application/json` (or `application/merge-patch+json` on PATCH)";
+    MisdirectedRequest = "misdirected_request", 421,
+        "the request's `Host` is a name this server does not answer for (DNS rebinding); \
+         addresses, `localhost` and the computer's own name are always answered, other names \
+         once allowed with `--allow-host`";
     ValidationFailed = "validation_failed", 422,
         "missing required field, value out of bounds or outside its enumeration";
     UnknownCategory = "unknown_category", 422, "`categoryId` names no category";

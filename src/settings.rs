@@ -159,6 +159,14 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub cors_origins: Vec<String>,
+    /// Names besides this computer's own that browsers may reach the server by (a shop's DNS
+    /// name, a load balancer's); addresses and localhost are always answered.
+    #[arg(
+        long = "allow-host",
+        env = "PETSTORE_ALLOW_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allow_hosts: Vec<String>,
     /// Seconds a request may take before it is answered 408.
     #[arg(long, env = "PETSTORE_REQUEST_TIMEOUT", default_value_t = contract::DEFAULTS.request_timeout_secs)]
     pub request_timeout: u64,
@@ -209,6 +217,7 @@ impl Default for ServeArgs {
             admin_key: None,
             sunset: Some(default_sunset()),
             cors_origins: Vec::new(),
+            allow_hosts: Vec::new(),
             request_timeout: contract::DEFAULTS.request_timeout_secs,
             rate_limits: RateLimits::On,
             ban_after: BanPolicy::default().max_rejections,
@@ -282,6 +291,8 @@ pub struct Settings {
     pub admin_key: Option<String>,
     pub sunset: DateTime<Utc>,
     pub cors_origins: Vec<String>,
+    /// Names answered besides addresses, localhost and this computer's own (see `api::host`).
+    pub allow_hosts: Vec<String>,
     pub request_timeout: Duration,
     pub rate_limits: RateLimits,
     pub ban: BanPolicy,
@@ -301,6 +312,7 @@ impl std::fmt::Debug for Settings {
             .field("admin_key", &self.admin_key.as_ref().map(|_| "<redacted>"))
             .field("sunset", &self.sunset)
             .field("cors_origins", &self.cors_origins)
+            .field("allow_hosts", &self.allow_hosts)
             .field("request_timeout", &self.request_timeout)
             .field("rate_limits", &self.rate_limits)
             .field("ban", &self.ban)
@@ -391,6 +403,12 @@ impl Settings {
             admin_key: first_admin_key(args.admin_key)?,
             sunset: args.sunset.unwrap_or_else(default_sunset),
             cors_origins: cors_origins(args.cors_origins)?,
+            allow_hosts: args
+                .allow_hosts
+                .iter()
+                .map(|h| h.trim().trim_end_matches('.').to_ascii_lowercase())
+                .filter(|h| !h.is_empty())
+                .collect(),
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
             rate_limits: args.rate_limits,
             tls: args.tls,

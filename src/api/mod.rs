@@ -17,6 +17,7 @@ mod error;
 mod events;
 mod extract;
 mod health;
+mod host;
 mod idempotent;
 mod inventory;
 mod labels;

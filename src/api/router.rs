@@ -18,9 +18,9 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, backups, categories, certificate, docs, events, health, inventory, labels, middleware,
-    orders, pairings, pets, profile, public_limit, purchase_orders, reports, sales, session,
-    shifts, staff, stocktakes, suppliers, transfer, ui,
+    admin, backups, categories, certificate, docs, events, health, host, inventory, labels,
+    middleware, orders, pairings, pets, profile, public_limit, purchase_orders, reports, sales,
+    session, shifts, staff, stocktakes, suppliers, transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
@@ -186,6 +186,7 @@ pub fn build(state: AppState) -> Router {
     let everything = ServiceBuilder::new()
         .option_layer(cors(&state.app.settings().cors_origins))
         .layer(from_fn(middleware::track))
+        .layer(from_fn_with_state(state.clone(), host::check))
         .layer(from_fn_with_state(state, middleware::read_body))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .service(routes);

@@ -17,6 +17,7 @@ mod events;
 mod hardening;
 mod headers;
 mod hostile;
+mod hosts;
 mod idempotency;
 mod inventory;
 mod labels;
