@@ -60,11 +60,13 @@ pub async fn stream(
     let place = s
         .app
         .stream_places()
-        .take(caller.key_id, peer.ip(), desktop)
+        .take(caller.subject(), peer.ip(), desktop)
         .map_err(|refusal| {
             let why = match refusal {
                 Refusal::Full => "every event stream place is taken".to_owned(),
-                Refusal::KeyShare => format!("this key already has {PER_KEY} event streams open"),
+                Refusal::KeyShare => {
+                    format!("this key (or staff member) already has {PER_KEY} event streams open")
+                }
                 Refusal::ClientShare => {
                     format!("this address already has {PER_CLIENT} event streams open")
                 }

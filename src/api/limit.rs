@@ -22,7 +22,7 @@ use crate::limits::{
 /// key: an IPv4 address or an IPv6 /64).
 pub fn check(limiter: &Limiter, caller: Option<&Caller>, addr: IpAddr) -> (Decision, Quota) {
     let (subject, quota) = match caller {
-        Some(caller) => (Subject::Key(caller.key_id), caller.quota),
+        Some(caller) => (caller.subject(), caller.quota),
         None => (
             Subject::Addr(client_net(addr)),
             Plan::Free.quota(None).unwrap_or(Quota {

@@ -166,6 +166,7 @@ pub fn subject_key(subject: &Subject) -> String {
     match subject {
         Subject::Key(id) => format!("key:{id}"),
         Subject::Addr(addr) => format!("addr:{addr}"),
+        Subject::Staff(id) => format!("staff:{id}"),
     }
 }
 
@@ -256,6 +257,7 @@ fn parse_subject(raw: &str) -> Option<Subject> {
     match raw.split_once(':')? {
         ("key", id) => id.parse().ok().map(Subject::Key),
         ("addr", addr) => addr.parse::<IpAddr>().ok().map(Subject::Addr),
+        ("staff", id) => id.parse().ok().map(Subject::Staff),
         _ => None,
     }
 }

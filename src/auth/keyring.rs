@@ -8,7 +8,7 @@ use super::pin::SESSION_IDLE;
 use super::secret::{hash, Secret};
 use crate::domain::key::{KeyRecord, Role};
 use crate::domain::staff::MemberRef;
-use crate::limits::{Plan, Quota};
+use crate::limits::{Plan, Quota, Subject};
 
 /// The caller of a request, once its key is known.
 #[derive(Debug)]
@@ -55,6 +55,16 @@ impl Caller {
             id: s.staff_id,
             name: self.name.clone(),
         })
+    }
+
+    /// Who the caller's requests are counted against, banned as and given event-stream
+    /// places as: the staff member for a sign-in session (every session of one member
+    /// together), else the key.
+    pub fn subject(&self) -> Subject {
+        match self.staff {
+            Some(session) => Subject::Staff(session.staff_id),
+            None => Subject::Key(self.key_id),
+        }
     }
 
     /// Unix seconds of the caller's last request, as this process saw it.

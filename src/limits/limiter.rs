@@ -26,6 +26,9 @@ pub enum Subject {
     Key(i64),
     /// A client address, for requests with no valid key.
     Addr(IpAddr),
+    /// A staff member, by id: all of the member's sign-in sessions together, so signing in
+    /// again escapes neither a ban nor the quota.
+    Staff(i64),
 }
 
 impl fmt::Display for Subject {
@@ -33,6 +36,7 @@ impl fmt::Display for Subject {
         match self {
             Subject::Key(id) => write!(f, "key {id}"),
             Subject::Addr(addr) => write!(f, "address {addr}"),
+            Subject::Staff(id) => write!(f, "staff member {id}"),
         }
     }
 }
@@ -433,6 +437,7 @@ impl Limiter {
     fn shard_index(&self, subject: &Subject) -> usize {
         let folded = match subject {
             Subject::Key(id) => *id as u64,
+            Subject::Staff(id) => (*id as u64).rotate_left(17) ^ 1 << 33,
             Subject::Addr(IpAddr::V4(addr)) => u64::from(u32::from(*addr)) | 1 << 32,
             Subject::Addr(IpAddr::V6(addr)) => {
                 let bits = u128::from(*addr);

@@ -2,14 +2,15 @@
 //!
 //! There are [`StreamPlaces::TOTAL`] places. One key may hold at most [`PER_KEY`] and one
 //! client network at most [`PER_CLIENT`], so a single readonly key (or device) cannot take
-//! them all. [`DESKTOP_RESERVED`] places are kept for this machine's desktop window, which
+//! them all. A staff member's sign-in sessions count as one key (their [`Subject`]), so
+//! signing in again and again from several devices gets no more places. [`DESKTOP_RESERVED`] places are kept for this machine's desktop window, which
 //! may always use them; everyone else shares the rest. A [`Place`] is given back when dropped.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use super::client_net;
+use super::{client_net, Subject};
 
 /// Most streams one key holds.
 pub const PER_KEY: usize = 16;
@@ -33,7 +34,7 @@ pub enum Refusal {
 struct Counts {
     desktop: usize,
     others: usize,
-    per_key: HashMap<i64, usize>,
+    per_key: HashMap<Subject, usize>,
     per_client: HashMap<IpAddr, usize>,
 }
 
@@ -47,7 +48,7 @@ pub struct StreamPlaces {
 pub struct Place {
     counts: Arc<Mutex<Counts>>,
     desktop: bool,
-    key: i64,
+    key: Subject,
     client: IpAddr,
 }
 
@@ -80,7 +81,7 @@ impl StreamPlaces {
 
     /// A place for a stream of key `key` from `addr` (`desktop` for the desktop window's
     /// key on this machine).
-    pub fn take(&self, key: i64, addr: IpAddr, desktop: bool) -> Result<Place, Refusal> {
+    pub fn take(&self, key: Subject, addr: IpAddr, desktop: bool) -> Result<Place, Refusal> {
         let client = client_net(addr);
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         if desktop {
@@ -126,25 +127,33 @@ mod tests {
     fn one_key_holds_at_most_its_share_of_the_stream_places() {
         let places = StreamPlaces::default();
         let held: Vec<_> = (0..PER_KEY)
-            .map(|i| places.take(7, ip(i as u8), false).expect("a place"))
+            .map(|i| {
+                places
+                    .take(Subject::Key(7), ip(i as u8), false)
+                    .expect("a place")
+            })
             .collect();
         assert_eq!(
-            places.take(7, ip(200), false).err(),
+            places.take(Subject::Key(7), ip(200), false).err(),
             Some(Refusal::KeyShare)
         );
-        assert!(places.take(8, ip(200), false).is_ok());
+        assert!(places.take(Subject::Key(8), ip(200), false).is_ok());
         drop(held);
-        assert!(places.take(7, ip(200), false).is_ok());
+        assert!(places.take(Subject::Key(7), ip(200), false).is_ok());
     }
 
     #[test]
     fn one_address_holds_at_most_its_share_whatever_keys_it_uses() {
         let places = StreamPlaces::default();
         let _held: Vec<_> = (0..PER_CLIENT)
-            .map(|i| places.take(i as i64, ip(1), false).expect("a place"))
+            .map(|i| {
+                places
+                    .take(Subject::Key(i as i64), ip(1), false)
+                    .expect("a place")
+            })
             .collect();
         assert_eq!(
-            places.take(99, ip(1), false).err(),
+            places.take(Subject::Key(99), ip(1), false).err(),
             Some(Refusal::ClientShare)
         );
     }
@@ -153,9 +162,18 @@ mod tests {
     fn the_desktop_window_finds_a_place_when_everyone_else_is_full() {
         let places = StreamPlaces::default();
         let _held: Vec<_> = (0..StreamPlaces::TOTAL - DESKTOP_RESERVED)
-            .map(|i| places.take(i as i64, ip(i as u8), false).expect("a place"))
+            .map(|i| {
+                places
+                    .take(Subject::Key(i as i64), ip(i as u8), false)
+                    .expect("a place")
+            })
             .collect();
-        assert_eq!(places.take(1000, ip(250), false).err(), Some(Refusal::Full));
-        assert!(places.take(0, IpAddr::from([127, 0, 0, 1]), true).is_ok());
+        assert_eq!(
+            places.take(Subject::Key(1000), ip(250), false).err(),
+            Some(Refusal::Full)
+        );
+        assert!(places
+            .take(Subject::Key(0), IpAddr::from([127, 0, 0, 1]), true)
+            .is_ok());
     }
 }

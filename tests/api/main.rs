@@ -21,6 +21,7 @@ mod hosts;
 mod idempotency;
 mod inventory;
 mod labels;
+mod members;
 mod openapi;
 mod orders;
 mod paging;
