@@ -213,8 +213,20 @@ pub fn serve_settings(matches: &ArgMatches) -> Result<Settings, Error> {
 }
 
 /// Serves until Ctrl-C or SIGTERM, printing the address (and a new store's admin key once).
+///
+/// A new store's generated admin key is printed once, on purpose: it is the owner's only way
+/// in, the store keeps only its hash, and a file holding it would stay on disk long after the
+/// first start. An admin key given with `--admin-key` is warned about: every user of the
+/// computer can read a command's flags in the process list, while `PETSTORE_ADMIN_KEY` is
+/// readable by the same user only.
 pub async fn serve(settings: Settings) -> Result<(), Error> {
     tracing::info!(?settings, "starting");
+    if settings.source("admin_key") == crate::settings::Source::Flag {
+        tracing::warn!(
+            "--admin-key shows the key to every user of this computer in the process list; \
+             set PETSTORE_ADMIN_KEY instead"
+        );
+    }
     let app = App::open(&settings)?;
     let first_admin_key = app.first_admin_key();
     serve_app(&settings, app, |out| {

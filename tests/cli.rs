@@ -593,3 +593,61 @@ fn raw_get(addr: &str, path: &str, key: Option<&str>) -> std::io::Result<String>
     conn.read_to_string(&mut answer)?;
     Ok(answer)
 }
+
+/// What `petstore serve` on a new store writes to standard error up to the moment it
+/// listens, given the admin key as `how` (`flag` or `variable`).
+fn warnings_before_listening(how: &str) -> String {
+    use std::io::Read;
+
+    let shop = Shop::new();
+    let key = "an-admin-key-long-enough-1234567890";
+    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("PETSTORE_") {
+            command.env_remove(name);
+        }
+    }
+    command.args([
+        "--db",
+        shop.db().to_str().unwrap(),
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+    ]);
+    if how == "flag" {
+        command.args(["--admin-key", key]);
+    } else {
+        command.env("PETSTORE_ADMIN_KEY", key);
+    }
+    let mut child = command
+        .env("PETSTORE_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The warning is written before the server listens: once it listens, it is there.
+    listening_address(&mut child);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut said = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut said)
+        .unwrap();
+    said
+}
+
+#[test]
+fn an_admin_key_given_as_a_flag_is_warned_about_and_one_in_the_environment_is_not() {
+    let flag = warnings_before_listening("flag");
+    assert!(
+        flag.contains("--admin-key shows the key to every user")
+            && flag.contains("PETSTORE_ADMIN_KEY"),
+        "{flag}"
+    );
+    assert!(!flag.contains("an-admin-key-long-enough"), "{flag}");
+    let variable = warnings_before_listening("variable");
+    assert!(!variable.contains("--admin-key"), "{variable}");
+}
