@@ -62,7 +62,8 @@ suite_crash() {
 
 suite_faults() {
   echo "== fault suite: hostile clients, full disk, bad store files, a second process"
-  need_packages python3 sqlite3 util-linux
+  # nginx-light: the README's load-balancer configuration is tried against frozen and dead servers.
+  need_packages python3 sqlite3 util-linux nginx-light
   cargo build --bin petstore
   python3 tests/faults/run.py
 }

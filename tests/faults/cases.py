@@ -610,3 +610,4 @@ def the_last_admin_key_can_be_neither_revoked_nor_demoted_409():
         status, _, _ = server.call("DELETE", f"/admin/keys/{admin_id}", key=second)
         assert status == 204, status
 
+import balancer  # noqa: E402,F401 - registers the load-balancer cases
