@@ -1,6 +1,9 @@
 //! A staff member is one subject however often they sign in: every session of the member
 //! shares one quota, one ban and one share of the event-stream places.
 
+use std::sync::Arc;
+
+use petstore::limits::TestClock;
 use reqwest::{Method, Response};
 use serde_json::json;
 
@@ -34,7 +37,9 @@ async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
 
 #[tokio::test]
 async fn signing_in_again_escapes_neither_the_members_quota_nor_their_ban() {
-    let app = TestApp::spawn().await;
+    // 2026-11-22T10:00:18Z, held still: no minute window ends while the quota is spent.
+    let clock = Arc::new(TestClock::new(1_795_341_618));
+    let app = TestApp::builder().clock(clock).spawn().await;
     add_member(&app, "Ann", "readonly", "0481").await;
     let first = session_key(&app, "Ann", "readonly", "0481").await;
     let per_minute = petstore::contract::PLANS
