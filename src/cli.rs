@@ -303,6 +303,7 @@ async fn serve_app(
         .await
         .map_err(|e| Error::Settings(format!("cannot listen on {}: {e}", settings.bind)))?;
     let addr = listener.local_addr()?;
+    let stop = shutdown_signal();
     let https = settings.tls.is_on();
     let scheme = if https { "https" } else { "http" };
     {
@@ -342,9 +343,9 @@ async fn serve_app(
         out.flush()?;
     }
     if https {
-        crate::serve_tls(listener, app.clone(), shutdown_signal()).await?;
+        crate::serve_tls(listener, app.clone(), stop).await?;
     } else {
-        crate::serve(listener, app.clone(), shutdown_signal()).await?;
+        crate::serve(listener, app.clone(), stop).await?;
     }
     app.close();
     tracing::info!("stopped");
@@ -375,24 +376,33 @@ fn describe_interval(every: std::time::Duration) -> String {
     }
 }
 
-async fn shutdown_signal() {
+/// The signal that stops the server: Ctrl-C or SIGTERM. The handlers are installed when this
+/// is called, before the address is printed, so a stop sent the moment the server says it
+/// listens is a graceful one (logs written, the store closed), never the default kill.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
+        let handlers = signal(SignalKind::terminate())
+            .and_then(|term| signal(SignalKind::interrupt()).map(|interrupt| (term, interrupt)));
+        async move {
+            match handlers {
+                Ok((mut term, mut interrupt)) => {
+                    tokio::select! {
+                        _ = interrupt.recv() => {}
+                        _ = term.recv() => {}
+                    }
                 }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
