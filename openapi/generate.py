@@ -29,11 +29,13 @@ import staff
 from shop import extend as extend_shop
 from counter import extend as extend_counter
 from stockroom import extend as extend_stockroom
+from animals import extend as extend_animals
 
 extend_shop(PATHS, SCHEMAS)
 extend_counter(PATHS, SCHEMAS)
 extend_stockroom(PATHS, SCHEMAS)
 labels.extend(PATHS)
+extend_animals(PATHS, SCHEMAS)
 
 OUT = Path(__file__).with_name("openapi.json")
 

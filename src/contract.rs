@@ -74,6 +74,21 @@ pub const LABEL_PETS: Bound = Bound::new(1, 200);
 pub const LABEL_COPIES: Bound = Bound::new(1, 50);
 /// Labels on one sheet: pets times copies.
 pub const LABELS: Bound = Bound::new(1, 1_000);
+/// An animal's `breed` and `colour`, in characters.
+pub const BREED: Bound = Bound::new(0, 100);
+/// Where an animal came from (`animal.source`: the breeder or supplier), in characters.
+pub const ANIMAL_SOURCE: Bound = Bound::new(0, 200);
+/// Why a pet is on hold (`hold.reason`), in characters.
+pub const HOLD_REASON: Bound = Bound::new(1, 200);
+/// A care entry's `note`, in characters.
+pub const CARE_NOTE: Bound = Bound::new(0, 1_000);
+/// A care entry's `product` (the vaccine or medicine), in characters.
+pub const CARE_PRODUCT: Bound = Bound::new(0, 100);
+/// A care entry's `weightGrams`.
+pub const WEIGHT_GRAMS: Bound = Bound::new(1, 200_000);
+/// How many days ahead `GET /store/care/due` looks (`within`), and its default.
+pub const CARE_WITHIN: Bound = Bound::new(0, 60);
+pub const CARE_WITHIN_DEFAULT: i64 = 7;
 
 /// A pet's `reorderQuantity`: the units a purchase order asks for when it runs low.
 pub const REORDER_QUANTITY: Bound = Bound::new(1, 1_000_000);
@@ -262,6 +277,7 @@ codes! {
         "receiving more of a purchase order's line than was ordered and not yet received";
     PurchaseOrderClosed = "purchase_order_closed", 409,
         "changing a received or cancelled purchase order (receiving included)";
+    OnHold = "on_hold", 409, "an order or a sale for a pet on hold (until the end of its `hold.until`)";
     RefundExceedsSale = "refund_exceeds_sale", 409,
         "refunding more of a sale's line than was sold and not yet refunded";
     ShiftOpen = "shift_open", 409, "opening a shift for a till that has one open";
@@ -284,6 +300,9 @@ codes! {
     PaymentMismatch = "payment_mismatch", 422,
         "a sale's payments do not cover its total, or a card or other payment exceeds it \
          (only cash may, the excess being the change)";
+    BuyerRequired = "buyer_required", 422,
+        "selling an individual animal without the buyer's `customer.name` and a `phone` or \
+         an `email`";
     RateLimited = "rate_limited", 429,
         "over the minute or day limit of the plan; see `Retry-After`";
     TemporarilyBanned = "temporarily_banned", 429, format!(
@@ -903,6 +922,9 @@ pub struct Bounds {
     pub label_pets: Bound,
     pub label_copies: Bound,
     pub labels: Bound,
+    pub breed: Bound,
+    pub animal_source: Bound,
+    pub hold_reason: Bound,
 }
 
 /// The facts, gathered.
@@ -940,6 +962,9 @@ pub fn facts() -> Facts {
             label_pets: LABEL_PETS,
             label_copies: LABEL_COPIES,
             labels: LABELS,
+            breed: BREED,
+            animal_source: ANIMAL_SOURCE,
+            hold_reason: HOLD_REASON,
         },
         plans: PLANS,
         first_admin: PlanFact {

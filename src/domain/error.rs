@@ -80,6 +80,14 @@ pub enum DomainError {
     ShiftOpen(String),
     #[error("shift {0} is already closed")]
     ShiftClosed(i64),
+    #[error("pet {pet_id} is on hold until the end of {until}: {reason}")]
+    OnHold {
+        pet_id: i64,
+        until: String,
+        reason: String,
+    },
+    #[error("pet {0} is an individual animal: the sale needs the buyer's customer.name and a phone or an email")]
+    BuyerRequired(i64),
     /// The refusal of one line of a request (a sale's), counted from 0; the answer names it
     /// with `line` beside `code`, `message` and `status`.
     #[error("line {line}: {error}")]
@@ -128,6 +136,8 @@ impl DomainError {
         match self {
             Self::AtLine { error, .. } => error.code(),
             Self::PaymentMismatch(_) => Code::PaymentMismatch,
+            Self::OnHold { .. } => Code::OnHold,
+            Self::BuyerRequired(_) => Code::BuyerRequired,
             Self::RefundExceedsSale { .. } => Code::RefundExceedsSale,
             Self::ShiftOpen(_) => Code::ShiftOpen,
             Self::ShiftClosed(_) => Code::ShiftClosed,

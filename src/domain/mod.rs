@@ -5,6 +5,7 @@
 //! The store calls the transition functions inside its transactions; the API maps
 //! [`DomainError`] to the interface's error codes.
 
+pub mod animal;
 pub mod category;
 pub mod cell;
 pub mod code;

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::animal::{self, Animal, Hold};
 use super::{code, double_option, present, text, DomainError};
 
 /// A pet's status. A pet may also have none (the field is then omitted).
@@ -61,6 +62,12 @@ pub struct Pet {
     pub cost: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reorder_quantity: Option<i64>,
+    /// The individual animal this pet is, if it is one (its stock is then 0 or 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub animal: Option<Animal>,
+    /// Held back from orders and sales until the end of `hold.until`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold: Option<Hold>,
 }
 
 /// The body of `POST /pets` and `PUT /pets/{petId}` as sent. The selling codes arrive as
@@ -85,6 +92,10 @@ pub struct PetInput {
     pub cost: Option<serde_json::Value>,
     #[serde(default)]
     pub reorder_quantity: Option<serde_json::Value>,
+    #[serde(default)]
+    pub animal: Option<serde_json::Value>,
+    #[serde(default)]
+    pub hold: Option<serde_json::Value>,
 }
 
 /// A validated new pet (or the whole replacement of one).
@@ -100,6 +111,8 @@ pub struct NewPet {
     pub supplier_id: Option<i64>,
     pub cost: Option<i64>,
     pub reorder_quantity: Option<i64>,
+    pub animal: Option<Animal>,
+    pub hold: Option<Hold>,
 }
 
 fn sku_value(value: &serde_json::Value) -> Result<Option<String>, DomainError> {
@@ -224,6 +237,8 @@ impl TryFrom<PetInput> for NewPet {
             reorder_quantity: reorder_quantity_value(
                 input.reorder_quantity.as_ref().unwrap_or(&none),
             )?,
+            animal: animal::animal_value(input.animal.as_ref().unwrap_or(&none))?,
+            hold: animal::hold_value(input.hold.as_ref().unwrap_or(&none))?,
         })
     }
 }
@@ -253,10 +268,14 @@ pub struct PetPatchInput {
     pub cost: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "present")]
     pub reorder_quantity: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub animal: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    pub hold: Option<serde_json::Value>,
 }
 
 /// A validated merge patch of a pet. `status: Some(None)` clears the status; likewise
-/// `sku`, `barcode`, `price` and `taxRate`.
+/// `sku`, `barcode`, `price`, `taxRate`, `animal` and `hold` (each replaced whole).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PetPatch {
     pub name: Option<String>,
@@ -269,6 +288,8 @@ pub struct PetPatch {
     pub supplier_id: Option<Option<i64>>,
     pub cost: Option<Option<i64>>,
     pub reorder_quantity: Option<Option<i64>>,
+    pub animal: Option<Option<Animal>>,
+    pub hold: Option<Option<Hold>>,
 }
 
 impl TryFrom<PetPatchInput> for PetPatch {
@@ -305,6 +326,12 @@ impl TryFrom<PetPatchInput> for PetPatch {
                 .as_ref()
                 .map(reorder_quantity_value)
                 .transpose()?,
+            animal: input
+                .animal
+                .as_ref()
+                .map(animal::animal_value)
+                .transpose()?,
+            hold: input.hold.as_ref().map(animal::hold_value).transpose()?,
         })
     }
 }
@@ -323,6 +350,8 @@ impl PetPatch {
             supplier_id: self.supplier_id.unwrap_or(pet.supplier_id),
             cost: self.cost.unwrap_or(pet.cost),
             reorder_quantity: self.reorder_quantity.unwrap_or(pet.reorder_quantity),
+            animal: self.animal.clone().unwrap_or_else(|| pet.animal.clone()),
+            hold: self.hold.clone().unwrap_or_else(|| pet.hold.clone()),
         }
     }
 }
@@ -352,6 +381,8 @@ mod tests {
             supplier_id: None,
             cost: None,
             reorder_quantity: None,
+            animal: None,
+            hold: None,
         }
     }
 
@@ -387,6 +418,8 @@ mod tests {
             supplier_id: None,
             cost: None,
             reorder_quantity: None,
+            animal: None,
+            hold: None,
         };
         assert_eq!(patch.apply(&pet).status, None);
         let empty = PetPatch::try_from(PetPatchInput::default()).unwrap();

@@ -204,6 +204,8 @@ mod tests {
             supplier_id: None,
             cost: None,
             reorder_quantity: None,
+            animal: None,
+            hold: None,
         }
     }
 

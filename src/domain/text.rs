@@ -33,7 +33,8 @@ pub fn reason(field: &str, raw: Option<&str>) -> Result<Option<String>, DomainEr
     optional(field, raw, REASON_MAX)
 }
 
-fn optional(field: &str, raw: Option<&str>, max: usize) -> Result<Option<String>, DomainError> {
+/// Optional text of up to `max` characters; stored trimmed, and all white space means none.
+pub fn optional(field: &str, raw: Option<&str>, max: usize) -> Result<Option<String>, DomainError> {
     let Some(raw) = raw else {
         return Ok(None);
     };

@@ -10,6 +10,7 @@ use rusqlite::{params, OptionalExtension};
 use super::db::Connection;
 use super::inventory::{self, Cause};
 use super::{categories, pets, suppliers, Call, Result, Store, StoreError, Tx};
+use crate::domain::animal::INDIVIDUAL_STOCK_MAX;
 use crate::domain::category::NewCategory;
 use crate::domain::import::{LineError, Row, Summary, ERRORS_MAX};
 use crate::domain::inventory::{InventoryItem, Source};
@@ -21,7 +22,7 @@ use crate::domain::{code, text, Precondition};
 enum Plan {
     Create,
     Update {
-        pet: Pet,
+        pet: Box<Pet>,
         quantity: i64,
         reorder_point: Option<i64>,
     },
@@ -114,6 +115,17 @@ fn import(
                 };
                 let new = new_pet(row, category_id.unwrap_or(0), supplier_id, Some(&pet));
                 let quantity = row.quantity.unwrap_or(item.quantity);
+                if pet.animal.is_some() && quantity > INDIVIDUAL_STOCK_MAX {
+                    summary.errors.push(LineError::new(
+                        row.line,
+                        "quantity",
+                        format!(
+                            "pet {} is one individual animal: its stock is 0 or 1, not {quantity}",
+                            pet.id
+                        ),
+                    ));
+                    continue;
+                }
                 let reorder_point = if row.has("reorderPoint") {
                     row.reorder_point
                 } else {
@@ -131,7 +143,7 @@ fn import(
                 } else {
                     summary.updated += 1;
                     Plan::Update {
-                        pet,
+                        pet: Box::new(pet),
                         quantity,
                         reorder_point,
                     }
@@ -151,7 +163,7 @@ fn import(
         let category_id = category_for(tx, row, &mut category_ids)?;
         let supplier_id = supplier_for(tx, row)?;
         let current = match &plan {
-            Plan::Update { pet, .. } => Some(pet),
+            Plan::Update { pet, .. } => Some(&**pet),
             _ => None,
         };
         let new = new_pet(row, category_id, supplier_id, current);
@@ -305,6 +317,9 @@ fn new_pet(row: &Row, category_id: i64, supplier_id: Option<i64>, current: Optio
         cost: kept("cost").map_or(row.cost, |p| p.cost),
         reorder_quantity: kept("reorderQuantity")
             .map_or(row.reorder_quantity, |p| p.reorder_quantity),
+        // The file has no animal or hold columns: an updated pet keeps its record and hold.
+        animal: current.and_then(|p| p.animal.clone()),
+        hold: current.and_then(|p| p.hold.clone()),
     }
 }
 

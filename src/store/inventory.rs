@@ -8,6 +8,7 @@ use super::db::{Connection, Row};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
 use super::{pets, Call, Result, Store, StoreError, Tx};
+use crate::domain::animal::{self, INDIVIDUAL_STOCK_MAX};
 use crate::domain::inventory::{
     self, Adjustment, InventoryItem, InventoryPatch, InventoryUpdate, Source, StockChange,
     STOCK_MAX,
@@ -184,10 +185,22 @@ pub(super) fn move_count(tx: &Tx<'_>, pet_id: i64, delta: i64) -> Result<Option<
     if moved == 0 {
         return Ok(None);
     }
-    Ok(Some(
-        tx.prepare_cached("SELECT quantity FROM inventory WHERE pet_id = ?1")?
-            .query_row([pet_id], |row| row.get(0))?,
-    ))
+    let after = tx
+        .prepare_cached("SELECT quantity FROM inventory WHERE pet_id = ?1")?
+        .query_row([pet_id], |row| row.get(0))?;
+    individual_fits(tx, pet_id, delta, after)?;
+    Ok(Some(after))
+}
+
+/// The one-individual rule on every path that raises a count (adjustments, stock set,
+/// stocktakes, imports, refunds, cancelled orders): an animal's stock is 0 or 1, else the
+/// whole change is refused with `validation_failed`. Only a rise past 1 is looked at, so
+/// sales and orders pay nothing for it.
+fn individual_fits(conn: &Connection, pet_id: i64, delta: i64, after: i64) -> Result<()> {
+    if delta > 0 && after > INDIVIDUAL_STOCK_MAX && pets::is_individual(conn, pet_id)? {
+        animal::check_individual_stock("quantity", pet_id, after)?;
+    }
+    Ok(())
 }
 
 pub(super) fn record(
@@ -237,6 +250,7 @@ fn set(
     if delta == 0 {
         return Ok(item);
     }
+    individual_fits(tx, pet_id, delta, update.quantity)?;
     let written = tx
         .prepare_cached("UPDATE inventory SET quantity = ?3 WHERE pet_id = ?1 AND quantity = ?2")?
         .execute(params![pet_id, item.quantity, update.quantity])?;

@@ -59,6 +59,7 @@ const MIGRATIONS: &[Migration] = &[
     migration!(20, "0020_sales"),
     migration!(21, "0021_refunds"),
     migration!(22, "0022_shifts"),
+    migration!(23, "0023_animals"),
     migration!(24, "0024_stockroom"),
 ];
 

@@ -78,6 +78,7 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
     let pet = pets::get(tx, new.pet_id)?.ok_or(DomainError::UnknownPet(new.pet_id))?;
     let item = inventory::require(tx, pet.id)?;
     order::place(pet.id, pet.status, item.quantity, new.quantity)?;
+    pets::check_not_held(tx, &pet)?;
     let placed_at = time::now();
     let id = tx
         .prepare_cached(
@@ -364,6 +365,8 @@ mod tests {
                 supplier_id: None,
                 cost: None,
                 reorder_quantity: None,
+                animal: None,
+                hold: None,
             })
             .wait()
             .expect("a pet");

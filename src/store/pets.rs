@@ -8,13 +8,19 @@ use rusqlite::{params, OptionalExtension};
 use super::db::{Connection, Row};
 use super::pages::{Pages, Tables};
 use super::sql::{self, contains_pattern, starts_pattern, Filter, ListSql};
-use super::{categories, on_unique, suppliers, Call, Result, Store, Tx};
+use super::{categories, inventory, on_unique, profile, suppliers, Call, Result, Store, Tx};
+use crate::domain::animal::{self, Animal, Hold, Sex};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
-use crate::domain::{code, text, DomainError, Precondition};
+use crate::domain::{code, report, text, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price, tax_rate, \
-                       supplier_id, cost, reorder_quantity";
+                       supplier_id, cost, reorder_quantity, \
+     animal_sex, animal_born_on, animal_breed, animal_colour, animal_microchip, animal_source, \
+     animal_arrived_on, hold_until, hold_reason";
+
+/// The first of the animal and hold columns in [`COLUMNS`].
+const ANIMAL_AT: usize = 11;
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
     let status: Option<String> = row.get(3)?;
@@ -30,7 +36,36 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
         supplier_id: row.get(8)?,
         cost: row.get(9)?,
         reorder_quantity: row.get(10)?,
+        animal: animal_from_row(row, ANIMAL_AT)?,
+        hold: hold_from_row(row, ANIMAL_AT + 7)?,
     })
+}
+
+/// The animal record read from its seven columns from `at` (none when `animal_sex` is NULL).
+fn animal_from_row(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Animal>> {
+    let sex: Option<String> = row.get(at)?;
+    let Some(sex) = sex.as_deref().and_then(Sex::parse) else {
+        return Ok(None);
+    };
+    Ok(Some(Animal {
+        sex,
+        born_on: row.get(at + 1)?,
+        breed: row.get(at + 2)?,
+        colour: row.get(at + 3)?,
+        microchip: row.get(at + 4)?,
+        source: row.get(at + 5)?,
+        arrived_on: row.get(at + 6)?,
+    }))
+}
+
+/// The hold read from its two columns from `at`.
+fn hold_from_row(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Hold>> {
+    let until: Option<String> = row.get(at)?;
+    let reason: Option<String> = row.get(at + 1)?;
+    Ok(until.map(|until| Hold {
+        until,
+        reason: reason.unwrap_or_default(),
+    }))
 }
 
 pub(super) fn get(conn: &Connection, id: i64) -> Result<Option<Pet>> {
@@ -200,6 +235,7 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
         suppliers::require_for_pet(tx, supplier_id)?;
     }
     codes_free(tx, None, new.sku.as_deref(), new.barcode.as_deref())?;
+    animal_fits(tx, None, &new)?;
     let inserted = tx
         .prepare_cached(
             "INSERT INTO pets (name, name_fold, category_id, status, sku, sku_fold, barcode, price,
@@ -221,6 +257,7 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
             new.reorder_quantity
         ]);
     let id = on_unique(inserted, || codes_clash(&new.sku, &new.barcode))?;
+    write_animal(tx, id, &new.animal, &new.hold)?;
     tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
         .execute([id])?;
     let pet = Pet {
@@ -235,6 +272,8 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
         supplier_id: new.supplier_id,
         cost: new.cost,
         reorder_quantity: new.reorder_quantity,
+        animal: new.animal,
+        hold: new.hold,
     };
     tx.emit("pet.created", &pet)?;
     Ok(pet)
@@ -271,6 +310,7 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
         new.sku.as_deref(),
         new.barcode.as_deref(),
     )?;
+    animal_fits(tx, Some(current.id), &new)?;
     let pet = Pet {
         id: current.id,
         name: new.name,
@@ -283,6 +323,8 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
         supplier_id: new.supplier_id,
         cost: new.cost,
         reorder_quantity: new.reorder_quantity,
+        animal: new.animal,
+        hold: new.hold,
     };
     if pet != current {
         let updated = tx
@@ -307,6 +349,7 @@ fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
                 pet.reorder_quantity
             ]);
         on_unique(updated, || codes_clash(&pet.sku, &pet.barcode))?;
+        write_animal(tx, pet.id, &pet.animal, &pet.hold)?;
         tx.emit("pet.updated", &pet)?;
     }
     Ok(pet)
@@ -377,6 +420,88 @@ fn codes_clash(sku: &Option<String>, barcode: &Option<String>) -> DomainError {
     }
 }
 
+/// Checks a pet's animal record against the store: its dates not after the store's today, its
+/// microchip on no other pet (`duplicate_code`), and, being one individual, its stock 0 or 1.
+fn animal_fits(tx: &Tx<'_>, id: Option<i64>, new: &NewPet) -> Result<()> {
+    let Some(record) = &new.animal else {
+        return Ok(());
+    };
+    record.check_dates(report::today(profile::get(tx)?.tz()))?;
+    if let Some(chip) = &record.microchip {
+        if let Some(pet_id) = with_microchip(tx, chip, id)? {
+            return Err(DomainError::DuplicateCode {
+                field: "animal.microchip",
+                value: chip.clone(),
+                pet_id: Some(pet_id),
+            }
+            .into());
+        }
+    }
+    if let Some(id) = id {
+        let stock = inventory::require(tx, id)?.quantity;
+        animal::check_individual_stock("animal", id, stock)?;
+    }
+    Ok(())
+}
+
+/// The pet (other than `except`) with this microchip, if any.
+fn with_microchip(conn: &Connection, chip: &str, except: Option<i64>) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id FROM pets WHERE animal_microchip = ?1 AND id IS DISTINCT FROM ?2",
+        )?
+        .query_row(params![chip, except], |row| row.get(0))
+        .optional()?)
+}
+
+/// Writes a pet's animal and hold columns.
+fn write_animal(tx: &Tx<'_>, id: i64, record: &Option<Animal>, hold: &Option<Hold>) -> Result<()> {
+    let a = record.as_ref();
+    let written = tx
+        .prepare_cached(
+            "UPDATE pets SET animal_sex = ?2, animal_born_on = ?3, animal_breed = ?4,
+                 animal_colour = ?5, animal_microchip = ?6, animal_source = ?7,
+                 animal_arrived_on = ?8, hold_until = ?9, hold_reason = ?10
+             WHERE id = ?1",
+        )?
+        .execute(params![
+            id,
+            a.map(|a| a.sex.as_str()),
+            a.and_then(|a| a.born_on.clone()),
+            a.and_then(|a| a.breed.clone()),
+            a.and_then(|a| a.colour.clone()),
+            a.and_then(|a| a.microchip.clone()),
+            a.and_then(|a| a.source.clone()),
+            a.and_then(|a| a.arrived_on.clone()),
+            hold.as_ref().map(|h| h.until.clone()),
+            hold.as_ref().map(|h| h.reason.clone())
+        ]);
+    on_unique(written, || DomainError::DuplicateCode {
+        field: "animal.microchip",
+        value: a.and_then(|a| a.microchip.clone()).unwrap_or_default(),
+        pet_id: None,
+    })?;
+    Ok(())
+}
+
+/// `on_hold` while the pet's hold applies (until the end of its day, the store's time zone).
+pub(super) fn check_not_held(conn: &Connection, pet: &Pet) -> Result<()> {
+    if pet.hold.is_none() {
+        return Ok(());
+    }
+    let today = report::today(profile::get(conn)?.tz());
+    Ok(animal::check_not_held(pet.id, pet.hold.as_ref(), today)?)
+}
+
+/// Whether a pet is one individual animal (its stock is then 0 or 1).
+pub(super) fn is_individual(conn: &Connection, id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT animal_sex IS NOT NULL FROM pets WHERE id = ?1")?
+        .query_row([id], |row| row.get::<_, bool>(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// Sets a pet's status as a consequence of an order (rules 2–4), announcing the change.
 pub(super) fn set_status(tx: &mut Tx<'_>, pet: &Pet, status: Option<PetStatus>) -> Result<()> {
     if pet.status == status {
@@ -391,6 +516,24 @@ pub(super) fn set_status(tx: &mut Tx<'_>, pet: &Pet, status: Option<PetStatus>) 
     tx.emit("pet.updated", &updated)
 }
 
+/// Why a pet's record must be kept rather than deleted: it has care entries, or it is an
+/// individual animal that was sold (a sale or a completed order names it, or it is `sold`).
+fn record_to_keep(conn: &Connection, pet: &Pet) -> Result<Option<&'static str>> {
+    let cared: bool = conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM care_entries WHERE pet_id = ?1)")?
+        .query_row([pet.id], |row| row.get(0))?;
+    if cared {
+        return Ok(Some("has care entries"));
+    }
+    if pet.animal.is_none() {
+        return Ok(None);
+    }
+    let sold: bool = conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM orders WHERE pet_id = ?1 AND complete = 1)")?
+        .query_row([pet.id], |row| row.get(0))?;
+    Ok((sold || pet.status == Some(PetStatus::Sold)).then_some("is an animal that was sold"))
+}
+
 /// Deletes a pet and its stock record; refused while it has open orders.
 fn delete(tx: &mut Tx<'_>, id: i64, pre: &Precondition) -> Result<()> {
     let current = require(tx, id)?;
@@ -400,6 +543,12 @@ fn delete(tx: &mut Tx<'_>, id: i64, pre: &Precondition) -> Result<()> {
         .query_row([id], |row| row.get(0))?;
     if open > 0 {
         return Err(DomainError::PetHasOpenOrders(id).into());
+    }
+    if let Some(why) = record_to_keep(tx, &current)? {
+        return Err(DomainError::Conflict(format!(
+            "pet {id} {why}: its record is kept; mark it sold instead"
+        ))
+        .into());
     }
     tx.prepare_cached("DELETE FROM pets WHERE id = ?1")?
         .execute([id])?;

@@ -14,6 +14,7 @@
 //! - each line is also a completed order (`orders.sale_id`) placed at the sale's `soldAt`, so
 //!   orders, the daily report and the stock history see the sale as they see orders.
 
+use chrono::NaiveDate;
 use chrono_tz::Tz;
 use rusqlite::types::Value;
 use rusqlite::{params, OptionalExtension};
@@ -24,12 +25,14 @@ use super::inventory::{self, Cause};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
 use super::{pets, profile, shifts, Call, Result, Store, StoreError, Tx};
+use crate::domain::animal;
 use crate::domain::inventory::Source;
 use crate::domain::order::Order;
 use crate::domain::payment::{self, Method, Payment};
+use crate::domain::pet::Pet;
 use crate::domain::query::{Paged, SaleQuery};
-use crate::domain::report::{start_of_day, Range};
-use crate::domain::sale::NewSale;
+use crate::domain::report::{self, start_of_day, Range};
+use crate::domain::sale::{Customer, NewSale};
 use crate::domain::sale_record::{self, LinePet, Sale, SaleLine, ShownCustomer};
 use crate::domain::tax::{self, LineAmounts};
 use crate::domain::{time, DomainError};
@@ -214,12 +217,30 @@ fn take_stock(
     Err(StoreError::Busy)
 }
 
+/// The rules a sale at the counter keeps for a pet (an offline sale, a fact already, keeps
+/// neither): not while it is on hold, and an individual animal only to a named buyer.
+fn animal_rules(
+    pet: &Pet,
+    customer: Option<&Customer>,
+    today: NaiveDate,
+) -> Result<(), DomainError> {
+    animal::check_not_held(pet.id, pet.hold.as_ref(), today)?;
+    let named = customer.is_some_and(|c| {
+        animal::names_buyer(c.name.as_deref(), c.phone.as_deref(), c.email.as_deref())
+    });
+    if pet.animal.is_some() && !named {
+        return Err(DomainError::BuyerRequired(pet.id));
+    }
+    Ok(())
+}
+
 /// Records a sale: checks and prices every line (the first failing line decides the
 /// answer), checks the payments, then takes its number and writes it all.
 /// `contact`: whether the answer shows the customer's phone and email (it is remembered for
 /// an `Idempotency-Key`'s replay as answered).
 fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -> Result<Sale> {
     let profile = profile::get(tx)?;
+    let today = report::today(profile.tz());
     let mut priced = Vec::with_capacity(new.lines.len());
     for (index, line) in new.lines.iter().enumerate() {
         let found = match pets::get(tx, line.pet_id)? {
@@ -231,14 +252,13 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
             None => None,
         };
         let open = open_orders(tx, line.pet_id)?;
-        priced.push(sale_record::price_line(
-            index,
-            line,
-            found,
-            open,
-            profile.tax_included,
-            new.offline,
-        )?);
+        let line =
+            sale_record::price_line(index, line, found, open, profile.tax_included, new.offline)?;
+        if !new.offline {
+            animal_rules(&line.pet, new.customer.as_ref(), today)
+                .map_err(|error| error.at_line(index))?;
+        }
+        priced.push(line);
     }
     let amounts: Vec<LineAmounts> = priced.iter().map(|line| line.amounts).collect();
     let sums = tax::sale(&amounts);

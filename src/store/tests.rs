@@ -45,6 +45,8 @@ fn pet_with_stock(store: &Store, name: &str, stock: i64) -> i64 {
             supplier_id: None,
             cost: None,
             reorder_quantity: None,
+            animal: None,
+            hold: None,
         })
         .wait()
         .unwrap();

@@ -15,6 +15,9 @@ use crate::support::{body, postgres_base, TestApp};
 
 /// The bounds probed below, by the name the published facts give them.
 const PROBED: &[&str] = &[
+    "animal_source",
+    "breed",
+    "hold_reason",
     "body_bytes",
     "cash",
     "delta",
@@ -112,6 +115,48 @@ fn every_bound_the_contract_publishes_has_a_probe_here() {
     let published: BTreeSet<String> = published().keys().cloned().collect();
     let probed: BTreeSet<String> = PROBED.iter().map(|s| (*s).to_owned()).collect();
     assert_eq!(published, probed);
+}
+
+#[tokio::test]
+async fn an_animals_texts_and_a_holds_reason_are_accepted_at_their_bounds_and_refused_past_them() {
+    let app = TestApp::spawn().await;
+    let category = app.category("Dogs").await;
+    let res = app
+        .post("/pets", json!({ "name": "Rex", "categoryId": category }))
+        .await;
+    let path = format!("/pets/{}", body(res).await["id"]);
+    let (_, breed) = range("breed");
+    let (_, source) = range("animal_source");
+    let record = |breed: i64, colour: i64, source: i64| {
+        json!({ "animal": { "sex": "male", "breed": "b".repeat(len(breed)),
+                            "colour": "c".repeat(len(colour)), "source": "s".repeat(len(source)) } })
+    };
+    accepted(
+        &patch(&app, &path, record(breed, breed, source)).await,
+        "longest animal texts",
+    );
+    for (body, what) in [
+        (record(breed + 1, 1, 1), "breed"),
+        (record(1, breed + 1, 1), "colour"),
+        (record(1, 1, source + 1), "source"),
+    ] {
+        refused(
+            &patch(&app, &path, body).await,
+            422,
+            &format!("{what} past its longest"),
+        );
+    }
+    let (min, max) = range("hold_reason");
+    let hold = |n: i64| json!({ "hold": { "until": "2020-01-01", "reason": "r".repeat(len(n)) } });
+    accepted(&patch(&app, &path, hold(max)).await, "longest hold reason");
+    accepted(&patch(&app, &path, hold(min)).await, "shortest hold reason");
+    for n in [max + 1, min - 1] {
+        refused(
+            &patch(&app, &path, hold(n)).await,
+            422,
+            &format!("a hold reason of {n}"),
+        );
+    }
 }
 
 #[tokio::test]

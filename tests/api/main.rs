@@ -4,6 +4,7 @@
 mod support;
 
 mod admin_keys;
+mod animals;
 mod backups;
 mod bounds;
 mod categories;
