@@ -2,9 +2,11 @@
 sales and deletion, the care log and what falls due. Adds its fields to the schemas and its
 operations to the tables of the other files (generate.py calls extend() after the counter's)."""
 
-from errors import ERROR_RESPONSES, EXAMPLE_MESSAGES
-from facts import BOUNDS, hi, lo
-from parts import ref
+from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
+from facts import BOUNDS, hi, lo, n
+from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, path_id
+from parts import ID, TIMESTAMP, json_content, op, param, ref, request_body, schema, success
+from shop import csv_content, query
 
 DATE = {"type": "string", "format": "date"}
 
@@ -71,6 +73,194 @@ HOLD = {
 }
 
 
+KINDS = ["fed", "health_check", "vaccination", "treatment", "weight", "note"]
+KIND = {"type": "string", "enum": KINDS}
+WEIGHT = {
+    "type": "integer",
+    "format": "int32",
+    "minimum": BOUNDS["weightGrams"]["min"],
+    "maximum": BOUNDS["weightGrams"]["max"],
+}
+
+CARE_SCHEMAS = {
+    "NewCareEntry": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["kind"],
+        "properties": {
+            "kind": dict(KIND, description="What was done."),
+            "note": text("careNote", f"Up to {hi('careNote')} characters."),
+            "product": text("careProduct", f"The vaccine or medicine; up to {hi('careProduct')} characters."),
+            "weightGrams": dict(
+                WEIGHT,
+                description=f"The weight in grams, {lo('weightGrams')} to {hi('weightGrams')}.",
+            ),
+            "dueOn": dict(DATE, description="When this kind of care is next due (a date of the store's time zone)."),
+        },
+        "example": {"kind": "vaccination", "product": "Nobivac DHP", "dueOn": "2027-05-04"},
+    },
+    "CareEntry": {
+        "type": "object",
+        "description": "One entry of a pet's care log: never changed or deleted. Fields without a value are `null`.",
+        "required": ["id", "petId", "kind", "note", "product", "weightGrams", "dueOn", "at", "keyName", "staffId"],
+        "properties": {
+            "id": ID,
+            "petId": ID,
+            "kind": KIND,
+            "note": {"type": "string", "nullable": True},
+            "product": {"type": "string", "nullable": True},
+            "weightGrams": dict(WEIGHT, nullable=True),
+            "dueOn": dict(DATE, nullable=True),
+            "at": dict(TIMESTAMP, description="When the store recorded it."),
+            "keyName": {"type": "string", "nullable": True, "description": "The key (or staff member) that recorded it."},
+            "staffId": dict(ID, nullable=True, description="The staff member signed in, if any."),
+        },
+    },
+    "CareDue": {
+        "type": "object",
+        "description": "The latest entry of a kind for a pet, with its `dueOn`.",
+        "required": ["petId", "name", "kind", "dueOn", "overdueDays", "lastAt"],
+        "properties": {
+            "petId": ID,
+            "name": {"type": "string", "description": "The pet's name."},
+            "kind": KIND,
+            "dueOn": DATE,
+            "overdueDays": {
+                "type": "integer",
+                "description": "Today − `dueOn` in days: positive once overdue, 0 on the day, negative while still ahead.",
+            },
+            "lastAt": dict(TIMESTAMP, description="When that latest entry was recorded."),
+        },
+    },
+    "Buyer": {
+        "type": "object",
+        "description": "The sale's customer.",
+        "required": ["name", "phone", "email"],
+        "properties": {
+            "name": {"type": "string", "nullable": True},
+            "phone": {"type": "string", "nullable": True},
+            "email": {"type": "string", "nullable": True},
+        },
+    },
+    "SoldAnimal": {
+        "type": "object",
+        "description": "An individual animal sold: its record, the sale and the buyer.",
+        "required": ["petId", "name", "animal", "soldAt", "saleId", "number", "buyer"],
+        "properties": {
+            "petId": ID,
+            "name": {"type": "string"},
+            "animal": ref("schemas", "Animal"),
+            "soldAt": TIMESTAMP,
+            "saleId": ID,
+            "number": {"type": "integer", "format": "int64", "minimum": 1},
+            "buyer": ref("schemas", "Buyer"),
+        },
+    },
+}
+
+REPORT_CSV = (
+    "soldAt,saleId,number,petId,name,sex,bornOn,breed,colour,microchip,source,arrivedOn,"
+    "buyerName,buyerPhone,buyerEmail"
+)
+
+
+def care_paths():
+    return {
+        "/pets/{petId}/care": {
+            "parameters": [path_id("petId", "pet")],
+            "get": op(
+                "listCare",
+                "A pet's care log",
+                "The pet's care entries, newest first; `kind` keeps one kind. " + PAGING_DOC,
+                responses(
+                    {
+                        "200": success("A page of care entries.", {"type": "array", "items": schema("CareEntry")}, dict(LIST_HEADERS, **BETA)),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    forbidden=False,
+                ),
+                parameters=[query("kind", "Only entries of this kind.", KIND), param("Limit"), param("Offset")],
+            ),
+            "post": op(
+                "recordCare",
+                "Record care",
+                "Adds an entry to the pet's care log: fed, a health check, a vaccination, a "
+                "treatment, a weighing or a note, with when this kind of care is next due. "
+                "Entries are never changed or deleted; a pet with entries is kept on delete. "
+                "Emits `care.recorded`.",
+                responses(
+                    {
+                        "201": success("The entry.", schema("CareEntry"), dict(CREATED_HEADERS, **BETA)),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    *BODY,
+                    "ValidationFailed",
+                ),
+                body=request_body("NewCareEntry", "The care given."),
+            ),
+        },
+        "/store/care/due": {
+            "get": op(
+                "listCareDue",
+                "Care due",
+                "For each pet not sold and each kind of care, the latest entry of that kind; "
+                "listed when it has a `dueOn` on or before today + `within` days (the store's "
+                "time zone), earliest `dueOn` first. A later entry of the same kind, with or "
+                "without a `dueOn`, replaces the earlier.",
+                responses(
+                    {"200": success("What is due.", {"type": "array", "items": schema("CareDue")}, BETA)},
+                    forbidden=False,
+                ),
+                parameters=[
+                    query(
+                        "within",
+                        f"Days ahead, {n(BOUNDS['careWithin']['min'])} to {hi('careWithin')} (400 past them); default {BOUNDS['careWithinDefault']}.",
+                        {
+                            "type": "integer",
+                            "minimum": BOUNDS["careWithin"]["min"],
+                            "maximum": BOUNDS["careWithin"]["max"],
+                            "default": BOUNDS["careWithinDefault"],
+                        },
+                    )
+                ],
+            ),
+        },
+        "/store/reports/animals": {
+            "get": op(
+                "animalsReport",
+                "The animals report",
+                "Each individual animal sold in the period (sales whose `soldAt` falls on a local "
+                "day from `from` to `to`), oldest first, with its `animal` record, the sale and the "
+                "buyer. `to` defaults to today, `from` to the "
+                f"{BOUNDS['reportDaysDefault']} days up to `to`; at most {BOUNDS['reportDays']['max']} "
+                "days (400 `bad_request` past it, or when `from` is after `to`). With `Accept: "
+                f"text/csv` the same rows come as CSV with the header `{REPORT_CSV}`, text cells "
+                "that a spreadsheet would run as a formula starting with `'`.",
+                responses(
+                    {
+                        "200": success(
+                            "The report.",
+                            headers=BETA,
+                            content=dict(
+                                json_content({"type": "array", "items": schema("SoldAnimal")}),
+                                **csv_content(
+                                    REPORT_CSV + "\r\n2026-05-04T10:12:00Z,17,17,42,Bella,female,2026-03-02,"
+                                    "Beagle,tricolour,985112345678901,Hillside Kennels,2026-04-20,Ann Lee,"
+                                    "555 0100,ann@example.com\r\n"
+                                ),
+                            ),
+                        )
+                    },
+                ),
+                parameters=[
+                    query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
+                    query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
+                ],
+            ),
+        },
+    }
+
+
 def extend(paths, schemas):
     """Adds interface 1.2's animal fields, rules and operations to the document's tables."""
     schemas["Animal"] = ANIMAL
@@ -124,6 +314,12 @@ def extend(paths, schemas):
     EXAMPLE_MESSAGES["on_hold"] = "pet 42 is on hold until the end of 2026-06-01: Quarantine after arrival"
     EXAMPLE_MESSAGES["buyer_required"] = (
         "line 0: pet 42 is an individual animal: the sale needs the buyer's customer.name and a phone or an email"
+    )
+    schemas.update(CARE_SCHEMAS)
+    paths.update(care_paths())
+    events = paths["/events"]["get"]
+    events["description"] = events["description"].replace(
+        "`inventory.short`)", "`inventory.short`, `care.recorded`)"
     )
     delete = paths["/pets/{petId}"]["delete"]
     delete["responses"]["409"] = ref("responses", "PetKept")

@@ -475,6 +475,34 @@ pub const OPERATIONS: &[Operation] = &[
     op("PUT", "/pets/{petId}", "replacePet", "Pets", "staff"),
     op("PATCH", "/pets/{petId}", "updatePet", "Pets", "staff"),
     op("DELETE", "/pets/{petId}", "deletePet", "Pets", "staff"),
+    beta(op(
+        "GET",
+        "/pets/{petId}/care",
+        "listCare",
+        "Pets",
+        "readonly",
+    )),
+    beta(op(
+        "POST",
+        "/pets/{petId}/care",
+        "recordCare",
+        "Pets",
+        "staff",
+    )),
+    beta(op(
+        "GET",
+        "/store/care/due",
+        "listCareDue",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
+        "GET",
+        "/store/reports/animals",
+        "animalsReport",
+        "Store",
+        "staff",
+    )),
     op("GET", "/categories", "listCategories", "Pets", "readonly"),
     op("POST", "/categories", "createCategory", "Pets", "staff"),
     op(
@@ -925,6 +953,11 @@ pub struct Bounds {
     pub breed: Bound,
     pub animal_source: Bound,
     pub hold_reason: Bound,
+    pub care_note: Bound,
+    pub care_product: Bound,
+    pub weight_grams: Bound,
+    pub care_within: Bound,
+    pub care_within_default: i64,
 }
 
 /// The facts, gathered.
@@ -965,6 +998,11 @@ pub fn facts() -> Facts {
             breed: BREED,
             animal_source: ANIMAL_SOURCE,
             hold_reason: HOLD_REASON,
+            care_note: CARE_NOTE,
+            care_product: CARE_PRODUCT,
+            weight_grams: WEIGHT_GRAMS,
+            care_within: CARE_WITHIN,
+            care_within_default: CARE_WITHIN_DEFAULT,
         },
         plans: PLANS,
         first_admin: PlanFact {

@@ -5,7 +5,9 @@
 
 mod access_log;
 mod admin;
+mod animal_report;
 mod backups;
+mod care;
 mod categories;
 mod certificate;
 mod conditional;

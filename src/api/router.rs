@@ -18,7 +18,8 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, backups, categories, certificate, docs, events, health, host, inventory, labels,
+    admin, animal_report, backups, care, categories, certificate, docs, events, health, host,
+    inventory, labels,
     middleware, orders, pairings, pets, profile, public_limit, purchase_orders, reports, sales,
     session, shifts, staff, stocktakes, suppliers, transfer, ui,
 };
@@ -34,6 +35,9 @@ pub fn build(state: AppState) -> Router {
                 .patch(pets::patch)
                 .delete(pets::delete),
         )
+        .route("/pets/{petId}/care", get(care::list).post(care::record))
+        .route("/store/care/due", get(care::due))
+        .route("/store/reports/animals", get(animal_report::animals))
         .route(
             "/categories",
             get(categories::list).post(categories::create),

@@ -6,6 +6,8 @@
 //! [`DomainError`] to the interface's error codes.
 
 pub mod animal;
+pub mod animal_report;
+pub mod care;
 pub mod category;
 pub mod cell;
 pub mod code;

@@ -23,10 +23,12 @@
 //! Take domain values in (a [`Precondition`](crate::domain::Precondition), never a header);
 //! map each constraint a change can break to its `DomainError` where the statement runs.
 
+mod animal_report;
 mod backup;
 pub mod backups;
 pub mod bans;
 mod call;
+pub mod care;
 pub mod categories;
 mod checkpointer;
 mod claim;
@@ -456,6 +458,14 @@ impl Store {
     /// The animals for sale.
     pub fn pets(&self) -> pets::Pets<'_> {
         pets::Pets(self)
+    }
+
+    pub fn care(&self) -> care::Care<'_> {
+        care::Care(self)
+    }
+
+    pub fn animal_report(&self) -> animal_report::AnimalReport<'_> {
+        animal_report::AnimalReport(self)
     }
 
     /// The kinds of animal.

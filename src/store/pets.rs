@@ -8,7 +8,7 @@ use rusqlite::{params, OptionalExtension};
 use super::db::{Connection, Row};
 use super::pages::{Pages, Tables};
 use super::sql::{self, contains_pattern, starts_pattern, Filter, ListSql};
-use super::{categories, inventory, on_unique, profile, suppliers, Call, Result, Store, Tx};
+use super::{care, categories, inventory, on_unique, profile, suppliers, Call, Result, Store, Tx};
 use crate::domain::animal::{self, Animal, Hold, Sex};
 use crate::domain::pet::{NewPet, Pet, PetPatch, PetStatus};
 use crate::domain::query::{Paged, PetQuery, PetSort};
@@ -519,10 +519,7 @@ pub(super) fn set_status(tx: &mut Tx<'_>, pet: &Pet, status: Option<PetStatus>) 
 /// Why a pet's record must be kept rather than deleted: it has care entries, or it is an
 /// individual animal that was sold (a sale or a completed order names it, or it is `sold`).
 fn record_to_keep(conn: &Connection, pet: &Pet) -> Result<Option<&'static str>> {
-    let cared: bool = conn
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM care_entries WHERE pet_id = ?1)")?
-        .query_row([pet.id], |row| row.get(0))?;
-    if cared {
+    if care::has_entries(conn, pet.id)? {
         return Ok(Some("has care entries"));
     }
     if pet.animal.is_none() {

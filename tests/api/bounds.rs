@@ -17,6 +17,10 @@ use crate::support::{body, postgres_base, TestApp};
 const PROBED: &[&str] = &[
     "animal_source",
     "breed",
+    "care_note",
+    "care_product",
+    "care_within",
+    "care_within_default",
     "hold_reason",
     "body_bytes",
     "cash",
@@ -50,6 +54,7 @@ const PROBED: &[&str] = &[
     "sku",
     "stock",
     "tax_rate",
+    "weight_grams",
 ];
 
 /// The bounds as published, by snake_case name.
@@ -157,6 +162,82 @@ async fn an_animals_texts_and_a_holds_reason_are_accepted_at_their_bounds_and_re
             &format!("a hold reason of {n}"),
         );
     }
+}
+
+#[tokio::test]
+async fn a_care_entrys_note_product_and_weight_and_the_due_window_hold_their_bounds() {
+    let app = TestApp::spawn().await;
+    let category = app.category("Cats").await;
+    let res = app
+        .post("/pets", json!({ "name": "Tom", "categoryId": category }))
+        .await;
+    let path = format!("/pets/{}/care", body(res).await["id"]);
+    let (_, note) = range("care_note");
+    let (_, product) = range("care_product");
+    let (light, heavy) = range("weight_grams");
+    let entry = |note: i64, product: i64, grams: i64| {
+        json!({ "kind": "weight", "note": "n".repeat(len(note)),
+                "product": "p".repeat(len(product)), "weightGrams": grams })
+    };
+    accepted(
+        &app.post(&path, entry(note, product, heavy)).await,
+        "longest care texts",
+    );
+    accepted(
+        &app.post(&path, entry(0, 0, light)).await,
+        "lightest weight",
+    );
+    for (body, what) in [
+        (entry(note + 1, 0, light), "note"),
+        (entry(0, product + 1, light), "product"),
+        (entry(0, 0, heavy + 1), "heaviest weight"),
+        (entry(0, 0, light - 1), "lightest weight"),
+    ] {
+        refused(
+            &app.post(&path, body).await,
+            422,
+            &format!("{what} past its bound"),
+        );
+    }
+    let (min, max) = range("care_within");
+    for n in [min, max] {
+        accepted(
+            &app.get(&format!("/store/care/due?within={n}")).await,
+            "within",
+        );
+    }
+    for n in [min - 1, max + 1] {
+        refused(
+            &app.get(&format!("/store/care/due?within={n}")).await,
+            400,
+            "within",
+        );
+    }
+    // The default window: a vaccination due on the last day of it is listed, one a day later is not.
+    let default = number("care_within_default");
+    let today = chrono::Local::now().date_naive();
+    for (offset, name) in [(default, "Edge"), (default + 1, "Past")] {
+        let res = app
+            .post("/pets", json!({ "name": name, "categoryId": category }))
+            .await;
+        let id = body(res).await["id"].as_i64().unwrap();
+        let due = (today + chrono::Duration::days(offset)).to_string();
+        let res = app
+            .post(
+                &format!("/pets/{id}/care"),
+                json!({ "kind": "vaccination", "dueOn": due }),
+            )
+            .await;
+        accepted(&res, "a vaccination");
+    }
+    let listed = body(app.get("/store/care/due").await).await;
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    assert_eq!(names, vec!["Edge"]);
 }
 
 #[tokio::test]

@@ -4,9 +4,11 @@
 mod support;
 
 mod admin_keys;
+mod animal_report;
 mod animals;
 mod backups;
 mod bounds;
+mod care;
 mod categories;
 mod codes;
 mod concurrency;

@@ -1,0 +1,269 @@
+//! The care log (interface 1.2): `POST /pets/{petId}/care` adds an entry, never changed or
+//! deleted; `GET /pets/{petId}/care` pages it newest first; `GET /store/care/due` lists, for
+//! pets not sold, the latest entry of each kind whose `dueOn` falls within N days.
+
+use std::time::Duration;
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::events::Feed;
+use crate::support::{assert_error, body, header, TestApp};
+
+fn day(offset: i64) -> String {
+    (chrono::Local::now().date_naive() + chrono::Duration::days(offset)).to_string()
+}
+
+async fn animal(app: &TestApp, name: &str) -> i64 {
+    let category = app.category(&format!("{name} kind")).await;
+    let res = app
+        .post(
+            "/pets",
+            json!({ "name": name, "categoryId": category, "status": "available",
+                    "animal": { "sex": "female" } }),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    body(res).await["id"].as_i64().unwrap()
+}
+
+async fn care(app: &TestApp, pet: i64, entry: Value) -> Value {
+    let res = app.post(&format!("/pets/{pet}/care"), entry.clone()).await;
+    assert_eq!(res.status(), 201, "{entry}");
+    body(res).await
+}
+
+async fn due(app: &TestApp, query: &str) -> Vec<Value> {
+    app.get_json(&format!("/store/care/due{query}"))
+        .await
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[tokio::test]
+async fn a_care_entry_is_recorded_with_who_and_when_and_announced() {
+    let app = TestApp::spawn().await;
+    let pet = animal(&app, "Bella").await;
+    let mut feed = Feed::open(&app, Some(0)).await;
+    let res = app
+        .post(
+            &format!("/pets/{pet}/care"),
+            json!({ "kind": "vaccination", "product": "Nobivac DHP", "note": "left flank",
+                    "dueOn": day(365) }),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    let entry = body(res).await;
+    assert_eq!(entry["petId"], pet);
+    assert_eq!(entry["kind"], "vaccination");
+    assert_eq!(entry["product"], "Nobivac DHP");
+    assert_eq!(entry["note"], "left flank");
+    assert_eq!(entry["dueOn"], day(365));
+    assert_eq!(entry["weightGrams"], Value::Null);
+    assert!(entry["at"].as_str().unwrap().ends_with('Z'));
+    assert!(entry["id"].as_i64().unwrap() > 0);
+    for field in ["keyName", "staffId"] {
+        assert!(entry.as_object().unwrap().contains_key(field), "{entry}");
+    }
+    let mut recorded = None;
+    for _ in 0..40 {
+        let message = feed.next(Duration::from_secs(10)).await;
+        if message.event == "care.recorded" {
+            recorded = Some(message.data);
+            break;
+        }
+    }
+    assert_eq!(recorded.expect("a care.recorded event")["data"], entry);
+}
+
+#[tokio::test]
+async fn a_bad_care_entry_is_refused_naming_its_field() {
+    let app = TestApp::spawn().await;
+    let pet = animal(&app, "Rex").await;
+    for (entry, field) in [
+        (json!({}), "kind"),
+        (json!({ "kind": "groomed" }), "kind"),
+        (json!({ "kind": "weight", "weightGrams": 0 }), "weightGrams"),
+        (
+            json!({ "kind": "weight", "weightGrams": 200_001 }),
+            "weightGrams",
+        ),
+        (json!({ "kind": "note", "note": "n".repeat(1001) }), "note"),
+        (
+            json!({ "kind": "treatment", "product": "p".repeat(101) }),
+            "product",
+        ),
+        (
+            json!({ "kind": "treatment", "dueOn": "next week" }),
+            "dueOn",
+        ),
+    ] {
+        let res = app.post(&format!("/pets/{pet}/care"), entry.clone()).await;
+        let message = assert_error(res, 422, "validation_failed").await;
+        assert!(message.starts_with(field), "{entry}: {message}");
+    }
+    let res = app
+        .post(
+            &format!("/pets/{pet}/care"),
+            json!({ "kind": "fed", "by": "me" }),
+        )
+        .await;
+    assert_error(res, 400, "bad_request").await;
+    let res = app
+        .post("/pets/999999/care", json!({ "kind": "fed" }))
+        .await;
+    assert_error(res, 404, "not_found").await;
+    // The longest note and product, the heaviest weight, are accepted.
+    care(
+        &app,
+        pet,
+        json!({ "kind": "weight", "weightGrams": 200_000, "note": "n".repeat(1000),
+                "product": "p".repeat(100) }),
+    )
+    .await;
+    let log = app.get_json(&format!("/pets/{pet}/care")).await;
+    assert_eq!(log.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn the_log_is_paged_newest_first_filtered_by_kind_and_never_changed() {
+    let app = TestApp::spawn().await;
+    let pet = animal(&app, "Milo").await;
+    let mut ids = Vec::new();
+    for kind in ["fed", "health_check", "fed", "weight", "fed"] {
+        let mut entry = json!({ "kind": kind });
+        if kind == "weight" {
+            entry["weightGrams"] = json!(2_400);
+        }
+        ids.push(care(&app, pet, entry).await["id"].as_i64().unwrap());
+    }
+    let res = app.get(&format!("/pets/{pet}/care?limit=2")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "x-total-count"), "5");
+    let page: Vec<i64> = body(res)
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(page, vec![ids[4], ids[3]]);
+    let res = app.get(&format!("/pets/{pet}/care?kind=fed")).await;
+    assert_eq!(header(&res, "x-total-count"), "3");
+    let fed: Vec<i64> = body(res)
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(fed, vec![ids[4], ids[2], ids[0]]);
+    let res = app.get(&format!("/pets/{pet}/care?kind=groomed")).await;
+    assert_error(res, 400, "bad_request").await;
+    assert_error(app.get("/pets/999999/care").await, 404, "not_found").await;
+
+    // There is no way to change or delete an entry.
+    for method in [Method::PUT, Method::PATCH, Method::DELETE] {
+        let res = app
+            .send_json(
+                method.clone(),
+                &format!("/pets/{pet}/care"),
+                json!({ "kind": "fed" }),
+            )
+            .await;
+        assert_eq!(res.status(), 405, "{method}");
+    }
+    // A readonly key reads the log but cannot add to it.
+    let readonly = app.key("readonly", "free").await;
+    let res = app
+        .request_as(&readonly, Method::GET, &format!("/pets/{pet}/care"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let res = app
+        .request_as(&readonly, Method::POST, &format!("/pets/{pet}/care"))
+        .json(&json!({ "kind": "fed" }))
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 403, "forbidden").await;
+    // An animal with care entries is kept.
+    let res = app.delete(&format!("/pets/{pet}")).await;
+    assert_error(res, 409, "conflict").await;
+}
+
+#[tokio::test]
+async fn care_falls_due_by_the_latest_entry_of_each_kind_earliest_first() {
+    let app = TestApp::spawn().await;
+    let bella = animal(&app, "Bella").await;
+    let milo = animal(&app, "Milo").await;
+    let sold = animal(&app, "Sunny").await;
+
+    // Bella's vaccination was due three days ago; a later one replaces it, due in a year.
+    care(
+        &app,
+        bella,
+        json!({ "kind": "vaccination", "dueOn": day(-3) }),
+    )
+    .await;
+    // Milo's treatment is due in 5 days, his check in 20.
+    let treatment = care(&app, milo, json!({ "kind": "treatment", "dueOn": day(5) })).await;
+    care(
+        &app,
+        milo,
+        json!({ "kind": "health_check", "dueOn": day(20) }),
+    )
+    .await;
+    // A sold pet's care is not due any more.
+    care(
+        &app,
+        sold,
+        json!({ "kind": "vaccination", "dueOn": day(-10) }),
+    )
+    .await;
+    let res = app
+        .send_json(
+            Method::PATCH,
+            &format!("/pets/{sold}"),
+            json!({ "status": "sold" }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+
+    let list = due(&app, "").await;
+    assert_eq!(list.len(), 2, "{list:?}");
+    assert_eq!(list[0]["petId"], bella);
+    assert_eq!(list[0]["name"], "Bella");
+    assert_eq!(list[0]["kind"], "vaccination");
+    assert_eq!(list[0]["dueOn"], day(-3));
+    assert_eq!(list[0]["overdueDays"], 3);
+    assert_eq!(list[1]["petId"], milo);
+    assert_eq!(list[1]["overdueDays"], -5);
+    assert_eq!(list[1]["lastAt"], treatment["at"]);
+
+    assert_eq!(due(&app, "?within=20").await.len(), 3);
+    assert_eq!(due(&app, "?within=0").await.len(), 1);
+
+    // A later entry of the same kind replaces the earlier, with or without a dueOn.
+    care(
+        &app,
+        bella,
+        json!({ "kind": "vaccination", "dueOn": day(365) }),
+    )
+    .await;
+    care(&app, milo, json!({ "kind": "treatment" })).await;
+    assert_eq!(due(&app, "").await.len(), 0);
+    assert_eq!(due(&app, "?within=60").await.len(), 1);
+
+    for bad in ["?within=61", "?within=-1", "?within=soon", "?days=3"] {
+        assert_error(
+            app.get(&format!("/store/care/due{bad}")).await,
+            400,
+            "bad_request",
+        )
+        .await;
+    }
+}
