@@ -257,7 +257,9 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
             new.reorder_quantity
         ]);
     let id = on_unique(inserted, || codes_clash(&new.sku, &new.barcode))?;
-    write_animal(tx, id, &new.animal, &new.hold)?;
+    if new.animal.is_some() || new.hold.is_some() {
+        write_animal(tx, id, &new.animal, &new.hold)?;
+    }
     tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
         .execute([id])?;
     let pet = Pet {
