@@ -5,7 +5,9 @@
 //! The shop is filled through the interface itself, in process (the router answers requests
 //! without a socket): every record passes the same rules, history and events as a real till's,
 //! and the data stays valid whatever the store's internals become. Fields a later interface
-//! adds (prices, barcodes, reorder points) are filled when the served document has them.
+//! adds (prices, barcodes, reorder points, animal records) are filled when the served document
+//! has them. The puppies and kittens are animals with their records and a care history: one is
+//! on hold in quarantine and one is overdue for its vaccination, so the Care page has work.
 //! Names and numbers come from a fixed seed, so every demo shop is the same shop.
 
 use std::net::SocketAddr;
@@ -261,6 +263,83 @@ fn routed(method: &str, path: &str) -> bool {
         .any(|op| op.method == method && op.path == path)
 }
 
+/// Breeders and rescues the demo's animals came from.
+const SOURCES: &[&str] = &[
+    "Hillside Kennels",
+    "Meadowbrook Cattery",
+    "Riverside Rescue",
+    "Oakfield Breeders",
+];
+const COLOURS: &[&str] = &[
+    "black",
+    "tan",
+    "white",
+    "tricolour",
+    "ginger",
+    "grey",
+    "brown",
+];
+
+/// The record of a demo animal of `kind`: eight to sixteen weeks old, arrived in the last
+/// three weeks, dogs and cats microchipped.
+fn animal_record(rng: &mut StdRng, kind: &str, category: &str, today: chrono::NaiveDate) -> Value {
+    let breed = kind
+        .trim_end_matches(" puppy")
+        .trim_end_matches(" kitten")
+        .to_owned();
+    let born = today - chrono::Duration::days(rng.gen_range(56..=112));
+    let arrived = today - chrono::Duration::days(rng.gen_range(2..=21));
+    let mut record = json!({
+        "sex": if rng.gen_bool(0.5) { "male" } else { "female" },
+        "bornOn": born.to_string(),
+        "breed": breed,
+        "colour": COLOURS[rng.gen_range(0..COLOURS.len())],
+        "source": SOURCES[rng.gen_range(0..SOURCES.len())],
+        "arrivedOn": arrived.to_string(),
+    });
+    if matches!(category, "Dogs" | "Cats") {
+        record["microchip"] = json!(format!("985{:012}", rng.gen_range(0..1_000_000_000_000u64)));
+    }
+    record
+}
+
+/// The demo animals' care so far: each fed, checked and vaccinated with the next doses due in
+/// the weeks ahead, except that the first animal's vaccination is three days overdue and the
+/// second is on hold in quarantine until four days from now.
+async fn care_history(
+    api: &Interface,
+    staff_key: &str,
+    rng: &mut StdRng,
+    animals: &[i64],
+    today: chrono::NaiveDate,
+) -> Result<(), Error> {
+    let day = |days: i64| (today + chrono::Duration::days(days)).to_string();
+    for (i, pet_id) in animals.iter().enumerate() {
+        let path = format!("/pets/{pet_id}/care");
+        let vaccine_due = if i == 0 { -3 } else { rng.gen_range(10..=50) };
+        let entries = [
+            json!({"kind": "health_check", "note": "Bright and alert on arrival",
+                   "dueOn": day(rng.gen_range(7..=30))}),
+            json!({"kind": "vaccination", "product": "First dose", "dueOn": day(vaccine_due)}),
+            json!({"kind": "weight", "weightGrams": rng.gen_range(400..=4_000)}),
+            json!({"kind": "fed", "note": "Breakfast"}),
+        ];
+        for entry in entries {
+            api.ok(staff_key, Method::POST, &path, Some(entry)).await?;
+        }
+    }
+    if let Some(held) = animals.get(1) {
+        api.ok(
+            staff_key,
+            Method::PATCH,
+            &format!("/pets/{held}"),
+            Some(json!({"hold": {"until": day(4), "reason": "Quarantine after arrival"}})),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 /// A GTIN-13 in the in-store range (prefix 2), with its check digit.
 fn barcode(n: u64) -> String {
     let body = format!("20{:010}", n);
@@ -281,6 +360,11 @@ pub async fn fill(app: &App, admin_key: &str) -> Result<Summary, Error> {
     let mut rng = StdRng::seed_from_u64(2026);
     let with_codes = documented("NewPet", "price") && documented("NewPet", "barcode");
     let with_reorder_points = routed("PATCH", "/store/inventory/{petId}");
+    let with_animals = documented("NewPet", "animal") && routed("POST", "/pets/{petId}/care");
+    // The animals draw from a generator of their own, so the rest of the shop stays the same.
+    let mut animal_rng = StdRng::seed_from_u64(31);
+    let mut animals: Vec<i64> = Vec::new();
+    let today = chrono::Utc::now().date_naive();
 
     let key = |name: &str, role: &str| json!({"name": name, "role": role, "plan": "business"});
     let pos = api
@@ -344,9 +428,15 @@ pub async fn fill(app: &App, admin_key: &str) -> Result<Summary, Error> {
                     };
                     pet["price"] = json!(cents);
                 }
+                if with_animals && *single {
+                    pet["animal"] = animal_record(&mut animal_rng, kind, category, today);
+                }
                 let pet = api.ok(&staff_key, Method::POST, "/pets", Some(pet)).await?;
                 let pet_id = pet["id"].as_i64().unwrap_or_default();
                 summary.pets += 1;
+                if with_animals && *single {
+                    animals.push(pet_id);
+                }
                 let quantity = rng.gen_range(*low..=*high);
                 api.ok(
                     &staff_key,
@@ -369,8 +459,11 @@ pub async fn fill(app: &App, admin_key: &str) -> Result<Summary, Error> {
         }
     }
 
+    if with_animals {
+        care_history(&api, &staff_key, &mut animal_rng, &animals, today).await?;
+    }
+
     // Four weeks of sales at the till: one to three units, most handed over.
-    let today = chrono::Utc::now().date_naive();
     for _ in 0..90 {
         let pick = rng.gen_range(0..stocked.len());
         let (pet_id, left) = stocked[pick];

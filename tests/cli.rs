@@ -323,6 +323,35 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
     assert_eq!(total(&pos, "/categories?limit=1"), 12);
     assert!(total(&admin, "/store/orders?limit=1") >= 30);
     assert!(total(&admin, "/store/orders?complete=false&limit=1") >= 1);
+    // Its puppies and kittens are animals with a care history: a vaccination is overdue and
+    // one animal is held in quarantine.
+    let json = |path: &str| {
+        let answer = raw_get(&addr, path, Some(&pos)).unwrap();
+        let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+        serde_json::from_str::<serde_json::Value>(body).unwrap()
+    };
+    let due = json("/store/care/due");
+    assert!(
+        due.as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["kind"] == "vaccination"
+                && d["overdueDays"].as_i64().is_some_and(|days| days > 0)),
+        "{due}"
+    );
+    let pets = json("/pets?limit=100");
+    let pets = pets.as_array().unwrap();
+    assert!(
+        pets.iter()
+            .filter(|p| p["animal"]["sex"].is_string())
+            .count()
+            >= 20
+    );
+    assert!(
+        pets.iter()
+            .any(|p| p["hold"]["reason"] == "Quarantine after arrival"),
+        "no animal on hold"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
 
