@@ -268,7 +268,7 @@ def extend(paths, schemas):
     pet = schemas["Pet"]
     pet["properties"]["animal"] = ref("schemas", "Animal")
     pet["properties"]["hold"] = ref("schemas", "Hold")
-    pet["description"] = pet["description"].replace(
+    pet["description"] = pet["description"].replace(" and `reorderQuantity` are omitted", ", `reorderQuantity`, `animal` and `hold` are omitted").replace(
         "`price` and `taxRate` are omitted", "`price`, `taxRate`, `animal` and `hold` are omitted"
     )
     whole = " PUT and PATCH replace it whole; `null` removes it."
