@@ -318,9 +318,10 @@ def extend(paths, schemas):
     schemas.update(CARE_SCHEMAS)
     paths.update(care_paths())
     events = paths["/events"]["get"]
-    events["description"] = events["description"].replace(
-        "`inventory.short`)", "`inventory.short`, `care.recorded`)"
-    )
+    before = events["description"]
+    # The event joins the list right after `inventory.short`, whatever follows it there.
+    events["description"] = before.replace("`inventory.short`", "`inventory.short`, `care.recorded`", 1)
+    assert events["description"] != before, "the /events description no longer lists inventory.short"
     delete = paths["/pets/{petId}"]["delete"]
     delete["responses"]["409"] = ref("responses", "PetKept")
     delete["description"] = (

@@ -19,9 +19,8 @@ use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
     admin, animal_report, backups, care, categories, certificate, docs, events, health, host,
-    inventory, labels,
-    middleware, orders, pairings, pets, profile, public_limit, purchase_orders, reports, sales,
-    session, shifts, staff, stocktakes, suppliers, transfer, ui,
+    inventory, labels, middleware, orders, pairings, pets, profile, public_limit, purchase_orders,
+    reports, sales, session, shifts, staff, stocktakes, suppliers, transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
