@@ -5,16 +5,22 @@ operations to the tables of the other files (generate.py calls extend() after th
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, path_id
-from parts import ID, TIMESTAMP, json_content, op, param, ref, request_body, schema, success
+from parts import ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, param, ref, request_body, schema, success
 from shop import csv_content, query
 
 DATE = {"type": "string", "format": "date"}
 
 
 def text(bound, description, nullable=False):
-    out = {"type": "string", "maxLength": BOUNDS[bound]["max"], "description": description}
+    out = {
+        "type": "string",
+        "maxLength": BOUNDS[bound]["max"],
+        "pattern": TEXT_PATTERN,
+        "description": f"{description} {NO_CONTROL[0].upper()}{NO_CONTROL[1:]}; stored trimmed.",
+    }
     if BOUNDS[bound]["min"] > 0:
-        out["minLength"] = BOUNDS[bound]["min"]
+        # Trimmed, it must still hold a character: one that is not white space.
+        out.update(minLength=BOUNDS[bound]["min"], pattern=NAME_PATTERN)
     if nullable:
         out["nullable"] = True
     return out
