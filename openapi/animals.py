@@ -5,7 +5,7 @@ operations to the tables of the other files (generate.py calls extend() after th
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, path_id
-from parts import ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, param, ref, request_body, schema, success
+from parts import ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, param, ref, replaced, request_body, schema, success
 from shop import csv_content, query
 
 DATE = {"type": "string", "format": "date"}
@@ -274,8 +274,8 @@ def extend(paths, schemas):
     pet = schemas["Pet"]
     pet["properties"]["animal"] = ref("schemas", "Animal")
     pet["properties"]["hold"] = ref("schemas", "Hold")
-    pet["description"] = pet["description"].replace(" and `reorderQuantity` are omitted", ", `reorderQuantity`, `animal` and `hold` are omitted").replace(
-        "`price` and `taxRate` are omitted", "`price`, `taxRate`, `animal` and `hold` are omitted"
+    pet["description"] = replaced(
+        pet["description"], " and `reorderQuantity` are omitted", ", `reorderQuantity`, `animal` and `hold` are omitted"
     )
     whole = " PUT and PATCH replace it whole; `null` removes it."
     for name, how in (("NewPet", "Optional."), ("PetPatch", "`null` removes it.")):
@@ -324,10 +324,8 @@ def extend(paths, schemas):
     schemas.update(CARE_SCHEMAS)
     paths.update(care_paths())
     events = paths["/events"]["get"]
-    before = events["description"]
     # The event joins the list right after `inventory.short`, whatever follows it there.
-    events["description"] = before.replace("`inventory.short`", "`inventory.short`, `care.recorded`", 1)
-    assert events["description"] != before, "the /events description no longer lists inventory.short"
+    events["description"] = replaced(events["description"], "`inventory.short`", "`inventory.short`, `care.recorded`")
     delete = paths["/pets/{petId}"]["delete"]
     delete["responses"]["409"] = ref("responses", "PetKept")
     delete["description"] = (

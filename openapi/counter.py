@@ -5,7 +5,7 @@ tables of the other files (generate.py calls extend() after the 1.1 shop's)."""
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
-from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, op, param, ref, request_body, schema, success
+from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, op, param, ref, replaced, request_body, schema, success
 from shop import query
 
 TAX_RATE = {
@@ -630,7 +630,7 @@ def extend_report(paths, schemas):
     )
     day["example"] = dict(day["example"], sales=9, tax=2950, refunds=1200, cash=6000, card=9800, other=1450)
     report = paths["/store/reports/daily"]["get"]
-    report["description"] = report["description"].replace(OLD_CSV_HEADER, NEW_CSV_HEADER)
+    report["description"] = replaced(report["description"], OLD_CSV_HEADER, NEW_CSV_HEADER)
     csv = report["responses"]["200"]["content"]["text/csv"]
     csv["example"] = f"{NEW_CSV_HEADER}\r\n2026-11-22,12,10,1,15,18450,9,2950,1200,6000,9800,1450\r\n"
 
@@ -652,7 +652,8 @@ def extend(paths, schemas):
 
     own = f"The pet's own tax rate, in {RATE_DOC}; it overrides the store's `defaultTaxRate`."
     schemas["Pet"]["properties"]["taxRate"] = dict(TAX_RATE, description=own + " Absent: none.")
-    schemas["Pet"]["description"] = schemas["Pet"]["description"].replace(
+    schemas["Pet"]["description"] = replaced(
+        schemas["Pet"]["description"],
         "`sku`, `barcode` and `price` are omitted", "`sku`, `barcode`, `price` and `taxRate` are omitted"
     )
     schemas["NewPet"]["properties"]["taxRate"] = dict(
@@ -684,7 +685,8 @@ def extend(paths, schemas):
     source["enum"] = source["enum"] + ["refund"]
     source["description"] += " `refund`: units a sale's refund put back."
     events = paths["/events"]["get"]
-    events["description"] = events["description"].replace(
+    events["description"] = replaced(
+        events["description"],
         "`store.profile.updated`)",
         "`store.profile.updated`, `sale.created`, `sale.refunded`, `shift.opened`, `shift.closed`, "
         "`inventory.short`)",

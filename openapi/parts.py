@@ -202,3 +202,12 @@ def nullable_ref(name, description):
 
 
 PET_STATUS_VALUES = ["available", "pending", "sold"]
+
+
+def replaced(text, anchor, new):
+    """`text` with `anchor` replaced by `new`: how one builder extends another's description.
+    Stops the generator when the anchor is gone, so a builder that changed the text it
+    extends is found at once instead of silently dropping what the other one added."""
+    if anchor not in text:
+        raise SystemExit(f"openapi: the text to extend no longer contains {anchor!r}")
+    return text.replace(anchor, new, 1)

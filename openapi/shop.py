@@ -6,7 +6,7 @@ other files (generate.py calls extend() before it builds the document)."""
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id
-from parts import ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, request_body, schema, success
+from parts import ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
 
 NO_CONTENT = "Done; no body."
 
@@ -540,7 +540,8 @@ def extend(paths, schemas):
         body=request_body("InventoryItemPatch", "The settings to change.", merge_patch=True),
     )
     events = paths["/events"]["get"]
-    events["description"] = events["description"].replace(
+    events["description"] = replaced(
+        events["description"],
         "`inventory.updated`)", "`inventory.updated`, `inventory.low`, `stocktake.created`, "
         "`stocktake.applied`, `stocktake.deleted`, `store.profile.updated`)"
     )

@@ -5,7 +5,7 @@ the other files (generate.py calls extend() after the counter's)."""
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
-from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, param, ref, request_body, schema, success
+from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, param, ref, replaced, request_body, schema, success
 from shop import NO_CONTENT, PRICE, query
 
 SUPPLIER_ID = path_id("supplierId", "supplier")
@@ -430,7 +430,8 @@ def pet_fields(schemas):
     pet["supplierId"] = described(ID, supplier + " Absent: none.")
     pet["cost"] = dict(COST, description=cost + " Absent: none.")
     pet["reorderQuantity"] = dict(REORDER_QUANTITY, description=reorder + " Absent: none.")
-    schemas["Pet"]["description"] = schemas["Pet"]["description"].replace(
+    schemas["Pet"]["description"] = replaced(
+        schemas["Pet"]["description"],
         "`price` and `taxRate` are omitted",
         "`price`, `taxRate`, `supplierId`, `cost` and `reorderQuantity` are omitted",
     )
@@ -460,7 +461,8 @@ def extend(paths, schemas):
         ID, description="The purchase order whose units these were (source `received`); absent otherwise."
     )
     events = paths["/events"]["get"]
-    events["description"] = events["description"].replace(
+    events["description"] = replaced(
+        events["description"],
         "`inventory.short`)",
         "`inventory.short`, `supplier.created`, `supplier.updated`, `supplier.deleted`, "
         "`purchase_order.created`, `purchase_order.changed` (its lines changed, or it was sent, "
