@@ -326,7 +326,12 @@ def purchase_order_paths():
                 "Order what is low",
                 "Makes a draft from the supplier's pets at or below their reorder point, each "
                 "ordering its `reorderQuantity`, else `max(1, 2 × reorderPoint − quantity)`, at "
-                "its `cost`. Nothing low: 204 and no order. Emits `purchase_order.created`.",
+                "its `cost`. Units already on an open purchase order (`draft`, `sent` or "
+                "`partial`: ordered less received, from any supplier) count as stock here: a pet "
+                "is suggested only while its quantity plus those units is still at or below its "
+                "reorder point, and the formula uses that sum as the quantity, so asking twice "
+                "does not order twice. Nothing low: 204 and no order. Emits "
+                "`purchase_order.created`.",
                 responses(
                     {
                         "201": success("The draft.", schema("PurchaseOrder"), dict(CREATED_HEADERS, **BETA)),

@@ -15,6 +15,9 @@ pub enum DomainError {
     UnknownCategory(i64),
     #[error("petId {0} does not name a pet")]
     UnknownPet(i64),
+    /// A pet named in a parameter other than `petId` (the labels' `ids`).
+    #[error("{field} names pet {id}, which does not exist")]
+    UnknownPetIn { field: &'static str, id: i64 },
     #[error("pet {pet_id} has {available} in stock; {requested} requested")]
     InsufficientStock {
         pet_id: i64,
@@ -144,7 +147,7 @@ impl DomainError {
             Self::Validation { .. } => Code::ValidationFailed,
             Self::NotFound { .. } => Code::NotFound,
             Self::UnknownCategory(_) => Code::UnknownCategory,
-            Self::UnknownPet(_) => Code::UnknownPet,
+            Self::UnknownPet(_) | Self::UnknownPetIn { .. } => Code::UnknownPet,
             Self::InsufficientStock { .. } => Code::InsufficientStock,
             Self::PetNotAvailable { .. } => Code::PetNotAvailable,
             Self::OrderAlreadyComplete(_) => Code::OrderAlreadyComplete,

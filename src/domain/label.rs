@@ -157,7 +157,7 @@ pub fn labels(
             let pet = found
                 .iter()
                 .find(|p| p.id == id)
-                .ok_or(DomainError::UnknownPet(id))?;
+                .ok_or(DomainError::UnknownPetIn { field: "ids", id })?;
             let symbol = symbol(pet.barcode.as_deref(), pet.sku.as_deref())
                 .ok_or_else(|| {
                     DomainError::invalid(

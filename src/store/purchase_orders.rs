@@ -159,15 +159,26 @@ fn create(tx: &mut Tx<'_>, new: NewPurchaseOrder) -> Result<PurchaseOrder> {
 }
 
 /// A draft from the supplier's pets at or below their reorder point; `None` when none is.
+/// Units already on an open purchase order (draft, sent or partial: ordered less received,
+/// from any supplier) count as stock: a pet is suggested only while its stock and those
+/// units together are still at or below its reorder point, so asking twice orders once.
 fn suggest(tx: &mut Tx<'_>, supplier_id: i64) -> Result<Option<PurchaseOrder>> {
     suppliers::require_for_pet(tx, supplier_id)?;
     let low: Vec<(i64, Option<i64>, i64, i64)> = tx
         .prepare_cached(
-            "SELECT p.id, p.reorder_quantity, i.reorder_point, i.quantity
-             FROM pets p JOIN inventory i ON i.pet_id = p.id
-             WHERE p.supplier_id = ?1 AND i.reorder_point IS NOT NULL
-               AND i.quantity <= i.reorder_point
-             ORDER BY p.id LIMIT ?2",
+            "SELECT id, reorder_quantity, reorder_point, coming FROM (
+               SELECT p.id, p.reorder_quantity, i.reorder_point,
+                      i.quantity + CAST(COALESCE((
+                        SELECT SUM(l.ordered - l.received)
+                        FROM purchase_order_lines l
+                        JOIN purchase_orders o ON o.id = l.purchase_order_id
+                        WHERE l.pet_id = p.id
+                          AND o.status IN ('draft', 'sent', 'partial')), 0) AS BIGINT) AS coming
+               FROM pets p JOIN inventory i ON i.pet_id = p.id
+               WHERE p.supplier_id = ?1 AND i.reorder_point IS NOT NULL
+             ) low
+             WHERE coming <= reorder_point
+             ORDER BY id LIMIT ?2",
         )?
         .query_map(params![supplier_id, purchase_order::LINES.max], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))

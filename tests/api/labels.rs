@@ -258,6 +258,11 @@ async fn an_unknown_pet_is_422_unknown_pet_naming_it() {
     let res = app.get(&format!("/store/labels.svg?ids={id},99999")).await;
     let message = assert_error(res, 422, "unknown_pet").await;
     assert!(message.contains("99999"), "{message}");
+    assert!(
+        message.starts_with("ids "),
+        "names the parameter: {message}"
+    );
+    assert!(!message.contains("petId"), "names no petId: {message}");
 }
 
 #[tokio::test]

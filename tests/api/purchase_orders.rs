@@ -211,6 +211,57 @@ async fn suggest_orders_the_suppliers_low_pets_and_answers_204_when_nothing_is_l
 }
 
 #[tokio::test]
+async fn suggest_counts_what_open_orders_still_bring_so_asking_twice_orders_once() {
+    let app = TestApp::spawn().await;
+    let acme = supplier(&app, "Acme").await;
+    let guppy = stocked(&app, "Guppy", acme, 120, 2).await;
+    let res = app
+        .send_json(
+            Method::PATCH,
+            &format!("/store/inventory/{guppy}"),
+            json!({ "reorderPoint": 5 }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let suggest = || {
+        app.post(
+            "/store/purchase-orders/suggest",
+            json!({ "supplierId": acme }),
+        )
+    };
+    // A hand-made draft of 2 counts as stock: 2 × 5 − (2 + 2) = 6 more.
+    draft(&app, acme, json!([{ "petId": guppy, "quantity": 2 }])).await;
+    let res = suggest().await;
+    assert_eq!(res.status(), 201);
+    let first = body(res).await;
+    assert_eq!(first["lines"][0]["petId"], guppy);
+    assert_eq!(first["lines"][0]["ordered"], 6);
+    // 2 in stock and 8 coming is above the point: nothing more to order.
+    assert_eq!(suggest().await.status(), 204);
+    // A cancelled order brings nothing: the same 6 are suggested again.
+    assert_eq!(act(&app, &first["id"], "cancel").await.status(), 200);
+    let res = suggest().await;
+    assert_eq!(res.status(), 201);
+    let second = body(res).await;
+    assert_eq!(second["lines"][0]["ordered"], 6);
+    // A partly received order counts only what is left to come: 3 in stock, 5 + 2 coming.
+    assert_eq!(act(&app, &second["id"], "send").await.status(), 200);
+    let res = receive(
+        &app,
+        &second["id"],
+        json!([{ "petId": guppy, "quantity": 1 }]),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(stock(&app, guppy).await, 3);
+    assert_eq!(suggest().await.status(), 204);
+    let list = app
+        .get_json(&format!("/store/purchase-orders?supplierId={acme}"))
+        .await;
+    assert_eq!(list.as_array().map(Vec::len), Some(3), "{list}");
+}
+
+#[tokio::test]
 async fn a_drafts_lines_change_with_put_and_a_sent_orders_do_not() {
     let app = TestApp::spawn().await;
     let acme = supplier(&app, "Acme").await;
