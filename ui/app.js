@@ -28,6 +28,8 @@ import * as network from './pages/network.js';
 import * as restore from './pages/restore.js';
 import * as stocktake from './pages/stocktake.js';
 import * as reports from './pages/reports.js';
+import * as suppliers from './pages/suppliers.js';
+import * as purchasing from './pages/purchasing.js';
 import { lowStockBadge } from './lowstock.js';
 import { invalidateProfile } from './money.js';
 
@@ -40,7 +42,7 @@ import { invalidateProfile } from './money.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, categories, inventory, orders, stocktake, reports, keys, staff, backups, network, restore };
+const PAGES = { pets, categories, inventory, orders, stocktake, purchasing, suppliers, reports, keys, staff, backups, network, restore };
 
 /** Pages for managers, set apart at the end of the navigation (listed whether present or not). */
 const MANAGER_PAGES = ['keys', 'staff', 'backups', 'network', 'restore'];
@@ -234,7 +236,7 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
   const who = member ? h('span', { class: 'who', title: 'Signed in by name and PIN' }, member.name) : null;
   const main = h('main', { id: 'main', tabindex: '-1' });
   // How many items are low, on every page; it opens the low list.
-  const low = lowStockBadge();
+  const low = lowStockBadge(roleCan(role, 'edit'));
   root.replaceChildren(
     h('a', { class: 'skip', href: '#main', onclick: (/** @type {Event} */ e) => { e.preventDefault(); main.focus(); } }, 'Skip to the page'),
     h('header', { class: 'top' }, h('div', { class: 'brand' }, pawMark(26), 'Petstore'), nav, h('div', { class: 'top-right' }, low.el, live, h('a', { class: 'top-link', href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'), who, signOut)),

@@ -6,7 +6,7 @@
 /**
  * What the failed action was about, as the page knows it.
  * @typedef {object} ErrorContext
- * @property {'order' | 'adjust' | 'set' | 'pet' | 'category' | 'key' | 'load'} [action]
+ * @property {'order' | 'adjust' | 'set' | 'pet' | 'category' | 'key' | 'load' | 'supplier'} [action]
  * @property {string} [name]     the record's name (a pet, a category, a key)
  * @property {number} [count]    a relevant figure (pets in a category)
  */
@@ -124,7 +124,7 @@ export function explain(err, ctx = {}) {
     case 'pet_has_open_orders':
       return `${name ?? 'This pet'} has open orders. Complete or cancel them first.`;
     case 'duplicate_name': {
-      const kind = ctx.action === 'category' ? 'category' : ctx.action === 'key' ? 'key' : ctx.action === 'pet' ? 'pet' : 'record';
+      const kind = ctx.action === 'category' ? 'category' : ctx.action === 'key' ? 'key' : ctx.action === 'pet' ? 'pet' : ctx.action === 'supplier' ? 'supplier' : 'record';
       return `There is already a ${kind} called ${name ?? 'that'}.`;
     }
     case 'duplicate_code':
@@ -149,6 +149,7 @@ export function explain(err, ctx = {}) {
       return 'The store had a problem saving this. Try again; if it keeps happening, restart Petstore.';
     case 'conflict':
       if (/last (active )?admin/i.test(raw)) return 'This is the last admin key: keep it, or make another admin key first.';
+      if (/named by pets or purchase orders/.test(raw)) return `${name ?? 'This supplier'} is still named by pets or purchase orders. Give those pets another supplier (Pets → Edit) first; a supplier with purchase orders stays on the list.`;
       return 'This clashes with a change made meanwhile. Try again.';
     case 'validation_failed':
     case 'bad_request': {

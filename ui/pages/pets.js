@@ -13,6 +13,7 @@ import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly,
 import { scanBox } from '../scan.js';
 import { exportPets, openImport } from '../transfer.js';
 import { formatPrice, parsePrice, priceInput, loadProfile, currentProfile } from '../money.js';
+import { petStockFields, openPrintLabels } from '../stockroom.js';
 
 /**
  * @typedef {import('../types.js').Pet} Pet
@@ -103,6 +104,7 @@ export function mount(ctx) {
     pageHeader('Pets',
       h('button', { type: 'button', class: 'btn', id: 'pet-export', onclick: exportPets }, 'Export CSV'),
       canEdit ? h('button', { type: 'button', class: 'btn', id: 'pet-import', onclick: () => void openImport() }, 'Import CSV') : null,
+      h('button', { type: 'button', class: 'btn', id: 'pet-labels', onclick: () => openPrintLabels([...shown.values()].map((s) => s.pet)) }, 'Print labels'),
       canEdit ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPetForm(null) }, '+ Add pet') : null),
     h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find pets' },
       scan.el,
@@ -139,6 +141,7 @@ export function mount(ctx) {
     const barcode = h('input', { id: uid('barcode'), name: 'barcode', type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: '14', value: pet?.barcode ?? preset.barcode ?? '' });
     const currency = currentProfile().currency;
     const price = h('input', { id: uid('price'), name: 'price', type: 'text', inputmode: 'decimal', autocomplete: 'off', value: priceInput(pet?.price), placeholder: formatPrice(0) });
+    const stockroom = await petStockFields(pet);
     const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1', value: '0' });
     // A tap on the box selects its 0, so typing 4 gives 4, not 04.
     stock?.addEventListener('focus', () => /** @type {HTMLInputElement} */ (stock).select());
@@ -154,6 +157,7 @@ export function mount(ctx) {
         field(`Price (${currency})`, price, 'Leave empty for a pet with no price.'),
         field('SKU', sku, 'Letters, digits, . _ and -. Optional.'),
         field('Barcode', barcode, 'The 8, 12, 13 or 14 digits under the bars. Optional.'),
+        ...stockroom.fields,
         stock ? field('In stock now', stock, 'How many are on the shelf. Leave 0 if none yet.') : null,
         remove,
       ],
@@ -166,6 +170,7 @@ export function mount(ctx) {
         const body = { name: v.name, categoryId: Number(v.categoryId) };
         if (pet) Object.assign(body, { sku: v.sku || null, barcode: v.barcode || null, price: cents });
         else for (const [k, val] of /** @type {Array<[string, unknown]>} */ ([['sku', v.sku], ['barcode', v.barcode], ['price', cents]])) if (val !== '' && val !== null) body[k] = val;
+        Object.assign(body, stockroom.read(v));
         if (pet) {
           await api.patch(`/pets/${pet.id}`, { ...body, status: v.status || null });
           notify(`Saved ${v.name}.`, 'ok');
