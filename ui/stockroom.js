@@ -143,14 +143,15 @@ export async function printLabels(ids, copies) {
 /**
  * "Print labels": choose among `pets` (all ticked), how many copies of each, then print.
  * @param {import('./types.js').Pet[]} pets
+ * @param {number} [first]  the copies offered at first (1–50)
  */
-export function openPrintLabels(pets) {
+export function openPrintLabels(pets, first = 1) {
   const boxes = pets.map((p) => {
     const id = uid('label-pet');
     const box = h('input', { id, type: 'checkbox', name: 'pet', value: String(p.id), checked: true, disabled: !p.sku && !p.barcode });
     return h('div', { class: 'check' }, box, h('label', { for: id }, p.name, p.sku || p.barcode ? h('span', { class: 'muted' }, ` ${p.barcode ?? p.sku}`) : h('span', { class: 'muted' }, ' (no barcode or SKU: no label)')));
   });
-  const copies = h('input', { id: uid('label-copies'), name: 'copies', type: 'number', inputmode: 'numeric', min: '1', max: '50', step: '1', value: '1', required: true });
+  const copies = h('input', { id: uid('label-copies'), name: 'copies', type: 'number', inputmode: 'numeric', min: '1', max: '50', step: '1', value: String(first), required: true });
   openDialog({
     title: 'Print shelf labels',
     body: [

@@ -13,7 +13,7 @@ import { petsById } from '../lookups.js';
 import { formatPrice, parsePrice, priceInput, loadProfile } from '../money.js';
 import { localTime, plural } from '../format.js';
 import { findByCode } from '../scan.js';
-import { supplierNames } from '../stockroom.js';
+import { supplierNames, openPrintLabels } from '../stockroom.js';
 import { receivePanel } from '../receive.js';
 
 /**
@@ -42,6 +42,9 @@ function routeParams() {
 const units = (o) => o.lines.reduce((n, l) => n + l.ordered, 0);
 /** @param {PurchaseOrder} o */
 const received = (o) => o.lines.reduce((n, l) => n + l.received, 0);
+
+/** The pets of the lines that received something. @param {PurchaseOrder} o @param {Map<number, Pet>} pets */
+const receivedPets = (o, pets) => /** @type {Pet[]} */ (o.lines.filter((l) => l.received > 0).map((l) => pets.get(l.petId)).filter(Boolean));
 
 /** @param {string} status */
 function statusBadge(status) {
@@ -265,6 +268,8 @@ export function mount(ctx) {
     });
     const actions = [
       h('button', { type: 'button', class: 'btn', id: 'po-csv', onclick: () => void downloadCsv(o) }, 'Download CSV'),
+      // Shelf labels for what came in: the received lines' pets, as many copies as arrived (up to 50).
+      received(o) > 0 ? h('button', { type: 'button', class: 'btn', id: 'po-labels', onclick: () => openPrintLabels(receivedPets(o, pets), Math.min(50, Math.max(...o.lines.map((l) => l.received)))) }, 'Print labels') : null,
       canEdit && o.status === 'draft' ? h('button', { type: 'button', class: 'btn', id: 'po-edit', onclick: () => editLines(o, pets) }, 'Edit lines') : null,
       canEdit && o.status === 'draft' ? h('button', { type: 'button', class: 'btn btn-primary', id: 'po-send', onclick: () => send(o, supplier) }, 'Send') : null,
       canEdit && (o.status === 'draft' || (o.status === 'sent' && received(o) === 0)) ? h('button', { type: 'button', class: 'btn btn-danger-quiet', id: 'po-cancel', onclick: () => cancel(o) }, 'Cancel order') : null,
