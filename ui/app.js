@@ -30,6 +30,7 @@ import * as stocktake from './pages/stocktake.js';
 import * as reports from './pages/reports.js';
 import * as suppliers from './pages/suppliers.js';
 import * as purchasing from './pages/purchasing.js';
+import * as tillPage from './pages/till.js';
 import { lowStockBadge } from './lowstock.js';
 import { invalidateProfile } from './money.js';
 
@@ -42,7 +43,10 @@ import { invalidateProfile } from './money.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, categories, inventory, orders, stocktake, purchasing, suppliers, reports, keys, staff, backups, network, restore };
+const PAGES = { pets, till: tillPage, categories, inventory, orders, stocktake, purchasing, suppliers, reports, keys, staff, backups, network, restore };
+
+/** The role a key had when the store last answered (for starting while it cannot be reached). */
+const ROLE_SEEN = 'petstore.role-seen';
 
 /** Pages for managers, set apart at the end of the navigation (listed whether present or not). */
 const MANAGER_PAGES = ['keys', 'staff', 'backups', 'network', 'restore'];
@@ -71,6 +75,8 @@ async function boot() {
     await checkKey(s.key);
   } catch (err) {
     if (s.desktop) return showFatal(err instanceof Error ? err.message : String(err));
+    // The store cannot be reached (not a refused key): a till goes on selling from its copy.
+    if (err instanceof api.ApiError && err.status === 0) return start(s.key, false);
     forgetKey();
     return showKeySignIn(err instanceof api.ApiError && err.status === 401 ? 'Your saved key is no longer valid. Sign in again.' : undefined);
   }
@@ -201,8 +207,12 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
   if (!knownRole) {
     try {
       role = await roleOf(key);
+      localStorage.setItem(ROLE_SEEN, JSON.stringify({ key: key.slice(0, 12), role }));
     } catch (err) {
-      notifyError(err);
+      // Offline: the role this key had when the store last answered, so a till still sells.
+      const seen = JSON.parse(localStorage.getItem(ROLE_SEEN) ?? 'null');
+      if (seen?.key === key.slice(0, 12)) role = seen.role;
+      else notifyError(err);
     }
   }
   const admin = role === 'admin';
@@ -212,7 +222,7 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     api.listAll('/admin/staff', {}, 500).then(staffSession.keepDeviceNames, () => {});
   }
   // Opening the store to the shop's network is a manager's decision, also at the counter PC.
-  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff' && n !== 'backups') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'restore' || (desktop && admin && restore.available())) && (n !== 'stocktake' || roleCan(role, 'stock')));
+  const names = Object.keys(PAGES).filter((n) => ((n !== 'keys' && n !== 'staff' && n !== 'backups') || admin) && (n !== 'network' || (desktop && admin && network.available())) && (n !== 'restore' || (desktop && admin && restore.available())) && (n !== 'stocktake' || roleCan(role, 'stock')) && (n !== 'till' || roleCan(role, 'sell')));
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });
@@ -364,8 +374,8 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     onUnauthorized: () => stopSession('revoked'),
   });
 
-  // A till sells: it opens on Orders, not on Pets.
-  if (role === 'pos' && !location.hash && names.includes('orders')) history.replaceState(null, '', '#/orders');
+  // A till sells: a pos key, or a paired device, opens on the Till, not on Pets.
+  if ((role === 'pos' || till) && !location.hash && names.includes('till')) history.replaceState(null, '', '#/till');
   const stopRouter = startRouter(names, show);
 
   /** @param {KeyboardEvent} e */

@@ -271,7 +271,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await till.page.getByText('This pairing code is wrong').waitFor();
     await codeBox.fill(`${pairing.code.slice(0, 4)} ${pairing.code.slice(4)}`.toLowerCase());
     await till.page.getByRole('button', { name: 'Pair' }).click();
-    await till.page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
 
     // "Sign out" would unpair it: the button says so, and asks first.
     assert.equal(await till.page.getByRole('button', { name: 'Sign out' }).count(), 0);
@@ -282,7 +282,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(await violations(till.page), []);
     await dialog.getByRole('button', { name: 'Keep it paired' }).click();
     await till.page.reload();
-    await till.page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
     await till.page.getByRole('button', { name: 'Unpair…' }).click();
     await dialog.getByRole('button', { name: 'Unpair this till' }).click();
     await till.page.getByLabel('Key', { exact: true }).waitFor();
@@ -293,7 +293,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     const budgie = await admin.post('/pets', { name: 'Budgerigar', categoryId: cat.Fish, status: 'available', barcode: '2000000001203', sku: 'BUD-1', price: 2450 });
     await admin.put(`/store/inventory/${budgie.id}`, { quantity: 5 });
     const till = await admin.post('/admin/keys', { name: 'Till 5', role: 'pos', plan: 'business' });
-    const { context, page, errors } = await signedIn('', { key: till.secret });
+    const { context, page, errors } = await signedIn('#/orders', { key: till.secret });
     await page.getByRole('heading', { level: 1, name: 'Orders', exact: true }).waitFor();
     let actions = 0;
     actions += 1; await page.getByRole('button', { name: '+ Place order' }).click();

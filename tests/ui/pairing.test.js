@@ -136,8 +136,8 @@ describe('backups and pairing a till, in the browser', () => {
       // The till: another browser context (its own storage), which opens the QR code's address.
       const till = await openPage(browser, { viewport: { width: 820, height: 1180 } });
       await till.page.goto(url);
-      // A till opens on Orders, where it sells.
-      await till.page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+      // A till opens on the Till, where it sells.
+      await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
       const stored = await till.page.evaluate(() => JSON.stringify(Object.values(localStorage)));
       assert.match(stored, /psk_/, 'the till keeps its own key on the device');
       await till.page.getByRole('link', { name: 'Orders', exact: true }).click();
@@ -195,8 +195,8 @@ describe('backups and pairing a till, in the browser', () => {
 
       const till = await openPage(browser, { ignoreHTTPSErrors: true });
       await till.page.goto(url);
-      // A till opens on Orders, where it sells.
-      await till.page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+      // A till opens on the Till, where it sells.
+      await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
       await desk.context.close();
       await till.context.close();
       assert.deepEqual(desk.errors, []);
