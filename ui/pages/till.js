@@ -17,6 +17,7 @@ import * as outbox from '../till/outbox.js';
 import { printReceipt } from '../till/print.js';
 import { tillName, openShiftOf, openShiftDialog, closeShiftDialog } from '../till/shift.js';
 import { kvGet, kvSet } from '../till/device.js';
+import { installShell } from '../till/shell.js';
 
 /**
  * @typedef {import('../refresh.js').PageContext} PageContext
@@ -396,6 +397,7 @@ export function mount(ctx) {
 
   draw();
   drawShift();
+  void installShell();
 
   return {
     el,

@@ -27,8 +27,9 @@ export async function openPage(browser, opts = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    // Failed requests the UI handles itself (a refused key, a 429 in a test) also log here.
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
+    // Failed requests the UI handles itself (a refused key, a 429 in a test, the till's
+    // offline shell refused over a certificate the browser does not trust) also log here.
+    if (m.type() === 'error' && !/Failed to load resource|SSL certificate error occurred when fetching the script/.test(m.text())) errors.push(`console: ${m.text()}`);
   });
   return { context, page, errors };
 }

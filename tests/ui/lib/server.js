@@ -18,6 +18,8 @@ export const ADMIN_KEY = 'ui-test-admin-4f9c2d7e81b0a6c35e9d1f7a2b8c4e60';
  * @property {string} base  http://127.0.0.1:PORT (https:// with --tls)
  * @property {() => Promise<void>} stop  stops it and removes its database
  * @property {() => Promise<void>} restart  stops it and starts it again on the same address and database
+ * @property {() => Promise<void>} kill  kills its process (SIGKILL), as a power cut or a crash would
+ * @property {() => Promise<void>} resume  starts it again after `kill`, on the same address and database
  * @property {() => string} log  what it printed
  */
 
@@ -44,6 +46,15 @@ export async function startServer(extraArgs = []) {
   return {
     base,
     log: () => output,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async resume() {
+      ({ child } = await spawnServer(bin, db, new URL(base).host, (c) => { output += c; }, extraArgs));
+    },
     async restart() {
       await halt();
       ({ child } = await spawnServer(bin, db, new URL(base).host, (c) => { output += c; }, extraArgs));
