@@ -195,6 +195,9 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.equal(await page.getByText('Showing the scanned pet.').count(), 0);
 
     await page.getByLabel('Search name or category').fill('');
+    // The cleared search has been applied (both pets listed) before the next scan, so its
+    // delayed reload does not land after the scan and replace it.
+    await rows.filter({ hasText: 'Cockatiel' }).waitFor();
     await page.getByLabel('Scan a barcode').fill('4006381333931');
     await page.getByLabel('Scan a barcode').press('Enter');
     await page.getByText('Showing the scanned pet.').waitFor();
