@@ -33,6 +33,7 @@ import * as purchasing from './pages/purchasing.js';
 import * as tillPage from './pages/till.js';
 import { lowStockBadge } from './lowstock.js';
 import { invalidateProfile } from './money.js';
+import { invalidateSuppliers } from './stockroom.js';
 
 /**
  * @typedef {import('./refresh.js').PageModule} PageModule
@@ -364,13 +365,14 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     onStatus: (st) => { stream = st; drawLive(); },
     onEvent: (ev) => {
       if (ev.type.startsWith('category.')) invalidateCategories();
+      if (ev.type.startsWith('supplier.')) invalidateSuppliers();
       if (ev.type === 'store.profile.updated') invalidateProfile();
       if (ev.type.startsWith('inventory.') || ev.type === 'pet.deleted') low.soon();
       if (!current || !watched(current.mod.watches, ev)) return;
       if (current.view.affects && !current.view.affects(ev)) return;
       current.refresher.soon();
     },
-    onReconnected: () => { invalidateCategories(); low.soon(); current?.refresher.soon(); },
+    onReconnected: () => { invalidateCategories(); invalidateSuppliers(); low.soon(); current?.refresher.soon(); },
     onUnauthorized: () => stopSession('revoked'),
   });
 

@@ -4,44 +4,19 @@
 //! kept until the server answers, so a retry after a lost answer never adds the units twice.
 //! The server refuses more than is left on a line (`over_receipt`); its refusal is shown and
 //! the counts stay for correction. The pure part (which line a code names, the body to send)
-//! is exported for unit tests.
+//! is in receipt.js, unit-tested in node.
 
 import * as api from './api.js';
 import { h, field, uid, replace } from './dom.js';
 import { notify } from './notify.js';
 import { explain } from './messages.js';
 import { plural } from './format.js';
+import { lineFor, receiptBody } from './receipt.js';
 
 /**
  * @typedef {import('./stockroom.js').PurchaseOrder} PurchaseOrder
  * @typedef {import('./types.js').Pet} Pet
  */
-
-/**
- * The line's pet a scanned code names (its barcode, else its SKU, ignoring case), or null.
- * @param {string} code
- * @param {number[]} petIds  the order's lines' pets
- * @param {Map<number, Pet>} pets
- * @returns {number | null}
- */
-export function lineFor(code, petIds, pets) {
-  const c = code.trim().toLowerCase();
-  if (!c) return null;
-  for (const id of petIds) {
-    const p = pets.get(id);
-    if (p && ((p.barcode && p.barcode.toLowerCase() === c) || (p.sku && p.sku.toLowerCase() === c))) return id;
-  }
-  return null;
-}
-
-/**
- * The receipt's body: the lines counted above zero, in the order's line order.
- * @param {number[]} petIds
- * @param {Map<number, number>} counts
- */
-export function receiptBody(petIds, counts) {
-  return { lines: petIds.filter((id) => (counts.get(id) ?? 0) > 0).map((id) => ({ petId: id, quantity: /** @type {number} */ (counts.get(id)) })) };
-}
 
 /**
  * @param {object} o

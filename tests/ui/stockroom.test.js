@@ -118,11 +118,12 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
       const edit = page.getByRole('dialog', { name: `Edit ${name}` });
       // The last save's event redraws the list once; a menu opened just before closes with it.
       for (let tries = 0; !(await edit.isVisible()); tries += 1) {
-        await row.getByRole('button', { name: `More for ${name}` }).click();
         try {
+          await row.getByRole('button', { name: `More for ${name}` }).click({ timeout: 5000 });
           await row.getByRole('button', { name: `Edit ${name}` }).click({ timeout: 3000 });
         } catch (err) {
-          if (tries >= 3) throw err;
+          if (tries >= 5) throw err;
+          await page.keyboard.press('Escape');
         }
       }
       await edit.getByLabel('Supplier', { exact: true }).selectOption({ label: 'Aqua Wholesale' });

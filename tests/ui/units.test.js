@@ -225,3 +225,23 @@ describe('the import’s price check', () => {
     assert.deepEqual(priceScale([0, 27], [2700]), { scale: 'small', fileMedian: 27, storeMedian: 2700 });
   });
 });
+
+describe('receiving by scan', async () => {
+  const { lineFor, receiptBody } = await load('receipt.js');
+  const pets = new Map([[1, { barcode: '2000000000770' }], [2, { sku: 'TETRA-NEON' }], [3, { barcode: '4006381333931', sku: 'X' }]]);
+
+  it('finds the line a scan names by barcode or by SKU, ignoring case and spaces', () => {
+    assert.equal(lineFor('2000000000770', [1, 2], pets), 1);
+    assert.equal(lineFor(' tetra-neon ', [1, 2], pets), 2);
+  });
+
+  it('names no line for a code of a pet that is not on the order, or for nothing', () => {
+    assert.equal(lineFor('4006381333931', [1, 2], pets), null);
+    assert.equal(lineFor('', [1, 2, 3], pets), null);
+  });
+
+  it('sends the lines counted above zero, in the order’s line order', () => {
+    assert.deepEqual(receiptBody([2, 1, 3], new Map([[1, 3], [3, 0], [2, 10]])), { lines: [{ petId: 2, quantity: 10 }, { petId: 1, quantity: 3 }] });
+    assert.deepEqual(receiptBody([1], new Map()), { lines: [] });
+  });
+});
