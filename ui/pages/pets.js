@@ -84,7 +84,8 @@ export function mount(ctx) {
   const scan = scanBox({
     id: 'pet-scan',
     label: 'Scan a barcode',
-    onFound: (pet) => { state.only = String(pet.id); state.offset = 0; ctx.refresh(); },
+    // A search still waiting to apply is applied now, so it cannot land after the scan and hide it.
+    onFound: (pet) => { clearTimeout(searchTimer); state.q = /** @type {HTMLInputElement} */ (search).value.trim(); state.only = String(pet.id); state.offset = 0; ctx.refresh(); },
     onMissing: (code, kind) => {
       if (!canEdit) return notify(`No pet has the ${kind === 'barcode' ? 'barcode' : 'SKU'} ${code}.`, 'error');
       confirmAction({
