@@ -32,7 +32,8 @@ ANIMAL = {
     "description": (
         "The individual animal this pet is (interface 1.2). A pet with an `animal` is one "
         "individual: its stock is 0 or 1 (422 `validation_failed` past it, on every way stock "
-        "changes: setting, adjusting, stocktakes, imports, refunds, cancelled orders). Selling it "
+        "changes: setting, adjusting, stocktakes (refused as the count is recorded), imports, "
+        "refunds, cancelled orders). Selling it "
         "needs the buyer (`buyer_required`), and once it has care entries or was sold it cannot "
         "be deleted (409 `conflict`). Dates are `YYYY-MM-DD` in the store's time zone and not "
         "in the future. Fields without a value are omitted."
@@ -68,7 +69,8 @@ HOLD = {
     "description": (
         "Held back from sale (interface 1.2): until the end of `until` (the store's time zone) "
         "an order or a sale for the pet is 409 `on_hold`; an offline sale is never refused for "
-        "it. A hold whose day has passed holds nothing and is shown until cleared."
+        "it. A hold whose last day has passed holds nothing and is no longer shown: the pet's "
+        "answers leave it out (as if cleared), and one sent already ended is not kept."
     ),
     "required": ["until", "reason"],
     "properties": {

@@ -167,6 +167,20 @@ pub fn hold_value(value: &Value) -> Result<Option<Hold>, DomainError> {
     Ok(Some(Hold { until, reason }))
 }
 
+/// The hold as a pet's answer shows it on `today`: none once its last day has passed, so a
+/// hold no one cleared does not linger on the pet (it holds nothing any more).
+pub fn current_hold(hold: Option<Hold>, today: NaiveDate) -> Option<Hold> {
+    hold.filter(|hold| hold.applies_on(today))
+}
+
+/// Whether a hold may have ended by now anywhere on earth: its last day is before today in
+/// the easternmost time zone (UTC+14). A page of pets remembered with such a hold is read
+/// again, so the store's own today decides.
+pub fn may_have_ended(hold: &Hold, now: chrono::DateTime<chrono::Utc>) -> bool {
+    let latest_today = (now + chrono::Duration::hours(14)).date_naive();
+    !hold.applies_on(latest_today)
+}
+
 /// `on_hold` when `hold` applies on `today`.
 pub fn check_not_held(
     pet_id: i64,
@@ -323,6 +337,16 @@ mod tests {
         assert!(hold_value(&json!({"until": "2026-05-01"})).is_err());
         assert!(hold_value(&json!({"until": "2026-05-01", "reason": "  "})).is_err());
         assert!(hold_value(&json!({"reason": "x"})).is_err());
+        let may_1 = NaiveDate::from_ymd_opt(2026, 5, 1).unwrap();
+        assert_eq!(current_hold(Some(hold.clone()), may_1), Some(hold.clone()));
+        assert_eq!(
+            current_hold(Some(hold.clone()), may_1.succ_opt().unwrap()),
+            None
+        );
+        // Remembered pages are read again once the hold may have ended in any time zone.
+        let at = |s: &str| s.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
+        assert!(!may_have_ended(&hold, at("2026-05-01T09:59:00Z")));
+        assert!(may_have_ended(&hold, at("2026-05-01T10:00:00Z")));
         let long = "x".repeat(201);
         assert!(hold_value(&json!({"until": "2026-05-01", "reason": long})).is_err());
     }

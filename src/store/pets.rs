@@ -69,10 +69,27 @@ fn hold_from_row(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Hold>> {
 }
 
 pub(super) fn get(conn: &Connection, id: i64) -> Result<Option<Pet>> {
-    Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM pets WHERE id = ?1"))?
+    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM pets WHERE id = ?1"))?
         .query_row([id], from_row)
-        .optional()?)
+        .optional()?
+        .map(|pet| current(conn, pet))
+        .transpose()
+}
+
+/// A pet as the store answers it: a hold whose last day has passed (the store's time zone)
+/// is left out, as if cleared.
+fn current(conn: &Connection, mut pet: Pet) -> Result<Pet> {
+    pet.hold = live_hold(conn, pet.hold.take())?;
+    Ok(pet)
+}
+
+/// `hold`, or none once its last day has passed in the store's time zone.
+fn live_hold(conn: &Connection, hold: Option<Hold>) -> Result<Option<Hold>> {
+    if hold.is_none() {
+        return Ok(None);
+    }
+    let today = report::today(profile::get(conn)?.tz());
+    Ok(animal::current_hold(hold, today))
 }
 
 /// The pet, or `not_found`.
@@ -144,7 +161,15 @@ fn list(conn: &Connection, pages: &Pages, query: &PetQuery) -> Result<Paged<Pet>
         then_id,
         tables: &TABLES,
     };
-    sql::paged(conn, pages, &list, &filter, query.page, from_row)
+    let mut paged = sql::paged(conn, pages, &list, &filter, query.page, from_row)?;
+    if paged.items.iter().any(|pet| pet.hold.is_some()) {
+        paged.items = paged
+            .items
+            .into_iter()
+            .map(|pet| current(conn, pet))
+            .collect::<Result<_>>()?;
+    }
+    Ok(paged)
 }
 
 /// What a list of pets reads (a search looks at the categories' names too).
@@ -229,7 +254,8 @@ pub struct RememberedPage {
 }
 
 /// Creates a pet and its stock record at 0.
-pub(super) fn create(tx: &mut Tx<'_>, new: NewPet) -> Result<Pet> {
+pub(super) fn create(tx: &mut Tx<'_>, mut new: NewPet) -> Result<Pet> {
+    new.hold = live_hold(tx, new.hold.take())?;
     categories::require_for_pet(tx, new.category_id)?;
     if let Some(supplier_id) = new.supplier_id {
         suppliers::require_for_pet(tx, supplier_id)?;
@@ -296,7 +322,9 @@ fn patch(tx: &mut Tx<'_>, id: i64, patch: PetPatch, pre: &Precondition) -> Resul
     write(tx, current, new)
 }
 
-fn write(tx: &mut Tx<'_>, current: Pet, new: NewPet) -> Result<Pet> {
+fn write(tx: &mut Tx<'_>, current: Pet, mut new: NewPet) -> Result<Pet> {
+    // A hold that ended before today is no hold: kept neither in the answer nor the store.
+    new.hold = live_hold(tx, new.hold.take())?;
     if new.category_id != current.category_id {
         categories::require_for_pet(tx, new.category_id)?;
     }
@@ -569,7 +597,16 @@ impl<'s> Pets<'s> {
     pub fn remembered(&self, query: &PetQuery) -> Option<Arc<RememberedPage>> {
         let pages = &self.0.inner.pages;
         let version = pages.version(Tables::of(&TABLES))?;
-        pages.answer(&answer_key(query), version)
+        let hit: Arc<RememberedPage> = pages.answer(&answer_key(query), version)?;
+        // A hold on the page may have ended since it was read (days change without a write):
+        // read it again, so the store's today decides whether the hold is still shown.
+        let now = chrono::Utc::now();
+        let stale = hit.list.items.iter().any(|pet| {
+            pet.hold
+                .as_ref()
+                .is_some_and(|hold| animal::may_have_ended(hold, now))
+        });
+        (!stale).then_some(hit)
     }
 
     /// The pet, or `not_found`.

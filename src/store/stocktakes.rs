@@ -5,7 +5,8 @@ use rusqlite::{params, OptionalExtension};
 
 use super::db::{Connection, Row};
 use super::inventory::{self, Cause};
-use super::{Call, Result, Store, StoreError, Tx};
+use super::{pets, Call, Result, Store, StoreError, Tx};
+use crate::domain::animal::{self, INDIVIDUAL_STOCK_MAX};
 use crate::domain::inventory::Source;
 use crate::domain::query::{Page, Paged};
 use crate::domain::stocktake::{self, Count, Line, NewStocktake, Stocktake, StocktakeStatus};
@@ -97,10 +98,14 @@ fn create(tx: &mut Tx<'_>, new: NewStocktake) -> Result<Stocktake> {
     Ok(stocktake)
 }
 
-/// Records (or replaces) the count of one pet, with the stock the store has for it now.
+/// Records (or replaces) the count of one pet, with the stock the store has for it now. An
+/// individual animal counts 0 or 1: more is refused as it is counted, not when applied.
 fn count(tx: &mut Tx<'_>, id: i64, pet_id: i64, counted: Count) -> Result<Line> {
     require(tx, id)?.ensure_open()?;
     let item = inventory::require(tx, pet_id)?;
+    if counted.0 > INDIVIDUAL_STOCK_MAX && pets::is_individual(tx, pet_id)? {
+        animal::check_individual_stock("counted", pet_id, counted.0)?;
+    }
     let line = Line::new(pet_id, counted.0, time::now(), item.quantity);
     tx.prepare_cached(
         "INSERT INTO stocktake_lines (stocktake_id, pet_id, counted, counted_at, expected)
