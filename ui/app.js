@@ -31,6 +31,7 @@ import * as reports from './pages/reports.js';
 import * as suppliers from './pages/suppliers.js';
 import * as purchasing from './pages/purchasing.js';
 import * as tillPage from './pages/till.js';
+import * as care from './pages/care.js';
 import { lowStockBadge } from './lowstock.js';
 import { invalidateProfile } from './money.js';
 import { invalidateSuppliers } from './stockroom.js';
@@ -44,7 +45,7 @@ import { invalidateSuppliers } from './stockroom.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, till: tillPage, categories, inventory, orders, stocktake, purchasing, suppliers, reports, keys, staff, backups, network, restore };
+const PAGES = { pets, till: tillPage, care, categories, inventory, orders, stocktake, purchasing, suppliers, reports, keys, staff, backups, network, restore };
 
 /** The role a key had when the store last answered (for starting while it cannot be reached). */
 const ROLE_SEEN = 'petstore.role-seen';

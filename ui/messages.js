@@ -26,7 +26,7 @@ const num = (n) => n.toLocaleString('en-US');
  * @returns {string | null}
  */
 export function fieldOf(message) {
-  const m = /^([a-zA-Z]+):/.exec(message) ?? /field `([a-zA-Z]+)`/.exec(message);
+  const m = /^([a-zA-Z]+(?:\.[a-zA-Z]+)?):/.exec(message) ?? /field `([a-zA-Z]+)`/.exec(message);
   return m ? m[1] : null;
 }
 
@@ -74,6 +74,22 @@ function fieldSentence(field, ctx) {
       return 'Enter a reorder point from 0 to 1,000,000, or leave it empty.';
     case 'pin':
       return 'A PIN is 4 to 8 digits.';
+    case 'animal.microchip':
+      return 'A microchip number is 15 digits.';
+    case 'animal.bornOn':
+    case 'animal.arrivedOn':
+      return 'The birth and arrival dates can’t be in the future, and it can’t arrive before it was born.';
+    case 'animal.breed':
+    case 'animal.colour':
+      return 'Keep the breed and the colour to 100 characters each.';
+    case 'animal.source':
+      return 'Keep where it came from to 200 characters.';
+    case 'hold.until':
+      return 'Choose the last day of the hold.';
+    case 'hold.reason':
+      return 'Say why the pet is on hold, in up to 200 characters.';
+    case 'weightGrams':
+      return 'Enter the weight in grams, from 1 to 200,000.';
     default:
       return null;
   }
@@ -128,7 +144,14 @@ export function explain(err, ctx = {}) {
       return `There is already a ${kind} called ${name ?? 'that'}.`;
     }
     case 'duplicate_code':
-      return 'Another pet already has this SKU or barcode.';
+      return /microchip/i.test(raw) ? 'Another animal already has this microchip number.' : 'Another pet already has this SKU or barcode.';
+    case 'on_hold': {
+      // "pet 42 is on hold until the end of 2026-06-01: Quarantine after arrival"
+      const m = /until the end of (\d{4}-\d{2}-\d{2}): (.*)$/s.exec(raw);
+      return m
+        ? `${name ?? 'This pet'} is on hold until the end of ${m[1]}: ${m[2]}. It can’t be ordered or sold until then, unless a manager clears the hold.`
+        : `${name ?? 'This pet'} is on hold and can’t be ordered or sold now.`;
+    }
     case 'precondition_failed':
       return 'Someone changed this on another device meanwhile. Close this and try again.';
     case 'idempotency_key_reused':
@@ -153,6 +176,9 @@ export function explain(err, ctx = {}) {
       return 'This clashes with a change made meanwhile. Try again.';
     case 'validation_failed':
     case 'bad_request': {
+      if (/is one individual animal/.test(raw)) {
+        return `${name ?? 'This pet'} is one individual animal: its stock can only be 0 or 1.`;
+      }
       const field = fieldOf(raw);
       const sentence = field ? fieldSentence(field, ctx) : null;
       return sentence ?? 'Some of what was entered is not valid. Check the highlighted field and try again.';

@@ -18,6 +18,56 @@
  * @property {string} [sku]        interface 1.1
  * @property {string} [barcode]    interface 1.1
  * @property {number} [price]      interface 1.1, in the currency's minor unit
+ * @property {Animal} [animal]     interface 1.2: the individual animal this pet is
+ * @property {Hold} [hold]         interface 1.2: held back from orders and sales (never an ended one)
+ */
+
+/**
+ * An individual animal's record (interface 1.2). Dates are `YYYY-MM-DD`.
+ * @typedef {object} Animal
+ * @property {'male' | 'female' | 'unknown'} sex
+ * @property {string} [bornOn]
+ * @property {string} [breed]
+ * @property {string} [colour]
+ * @property {string} [microchip]
+ * @property {string} [source]
+ * @property {string} [arrivedOn]
+ */
+
+/**
+ * @typedef {object} Hold
+ * @property {string} until   the last day of the hold, included
+ * @property {string} reason
+ */
+
+/**
+ * @typedef {'fed' | 'health_check' | 'vaccination' | 'treatment' | 'weight' | 'note'} CareKind
+ */
+
+/**
+ * One entry of an animal's care log (interface 1.2).
+ * @typedef {object} CareEntry
+ * @property {number} id
+ * @property {number} petId
+ * @property {CareKind} kind
+ * @property {string} [note]
+ * @property {string} [product]
+ * @property {number} [weightGrams]
+ * @property {string} [dueOn]
+ * @property {string} at
+ * @property {string} [keyName]
+ * @property {number} [staffId]
+ */
+
+/**
+ * Care that falls due (`GET /store/care/due`).
+ * @typedef {object} DueCare
+ * @property {number} petId
+ * @property {string} name
+ * @property {CareKind} kind
+ * @property {string} dueOn
+ * @property {number} overdueDays  negative while it is still ahead
+ * @property {string} lastAt
  */
 
 /**

@@ -245,3 +245,36 @@ describe('receiving by scan', async () => {
     assert.deepEqual(receiptBody([1], new Map()), { lines: [] });
   });
 });
+
+const { ageText, nextDue, dueText, todayIso } = await load('animalrules.js');
+
+describe('the animal screens’ rules', () => {
+  const now = new Date(2026, 10, 26, 15, 0);
+
+  it('says an animal’s age in days, weeks, months or years as a clerk would', () => {
+    assert.equal(ageText(undefined, now), '');
+    assert.equal(ageText('2026-11-23', now), '3 days');
+    assert.equal(ageText('2026-09-03', now), '12 weeks');
+    assert.equal(ageText('2026-05-26', now), '6 months');
+    assert.equal(ageText('2026-05-27', now), '5 months');
+    assert.equal(ageText('2023-11-26', now), '3 years');
+    assert.equal(ageText('2026-12-01', now), '', 'not born yet is no age');
+  });
+
+  it('keeps care’s rhythm: next due as far after today as the last due date was after its entry', () => {
+    const fedYesterdayForToday = { dueOn: '2026-11-26', lastAt: new Date(2026, 10, 25, 8, 30).toISOString() };
+    assert.equal(nextDue(fedYesterdayForToday, now), '2026-11-27');
+    const weekly = { dueOn: '2026-11-20', lastAt: new Date(2026, 10, 13, 9, 0).toISOString() };
+    assert.equal(nextDue(weekly, now), '2026-12-03', 'a weekly check logged late is due a week later');
+    const sameDay = { dueOn: '2026-11-25', lastAt: new Date(2026, 10, 25, 23, 0).toISOString() };
+    assert.equal(nextDue(sameDay, now), '2026-11-27', 'at least one day');
+    assert.equal(todayIso(now), '2026-11-26');
+  });
+
+  it('says how overdue care is, or when it falls due', () => {
+    assert.equal(dueText({ dueOn: '2026-11-23', overdueDays: 3 }), 'Overdue 3 days');
+    assert.equal(dueText({ dueOn: '2026-11-25', overdueDays: 1 }), 'Overdue 1 day');
+    assert.equal(dueText({ dueOn: '2026-11-26', overdueDays: 0 }), 'Due today');
+    assert.equal(dueText({ dueOn: '2026-11-27', overdueDays: -1 }), 'Due tomorrow');
+  });
+});

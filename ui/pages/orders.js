@@ -12,6 +12,7 @@ import { petsById, stockFor } from '../lookups.js';
 import { table, pager, actionsCell, statusBadge, pageHeader, srOnly } from '../widgets.js';
 import { todayPanel } from '../today.js';
 import { formatPrice, loadProfile } from '../money.js';
+import { holdText } from '../animal.js';
 
 /**
  * @typedef {import('../types.js').Order} Order
@@ -82,7 +83,7 @@ export function mount(ctx) {
       notifyError(err);
       return;
     }
-    const orderable = (/** @type {Pet} */ p) => (p.status ?? 'available') === 'available' && (stock.get(p.id) ?? 0) > 0;
+    const orderable = (/** @type {Pet} */ p) => (p.status ?? 'available') === 'available' && (stock.get(p.id) ?? 0) > 0 && !p.hold;
     const petSelect = /** @type {HTMLSelectElement} */ (h('select', { id: uid('pet'), name: 'petId', required: true, 'aria-describedby': uid('pethint') }));
     const hint = h('small', { class: 'hint', id: petSelect.getAttribute('aria-describedby') ?? '' });
     // The keyboard starts here, so a scanner's code lands in it.
@@ -99,16 +100,16 @@ export function mount(ctx) {
         h('option', { value: '' }, shown.length ? 'Choose a pet…' : 'No pet matches'),
         ...shown.map((p) => {
           const qty = stock.get(p.id) ?? 0;
-          const why = orderable(p) ? `${qty} in stock` : (p.status ?? 'available') !== 'available' ? `${p.status}${qty > 0 ? `, ${qty} on the shelf` : ''}` : 'out of stock';
+          const why = orderable(p) ? `${qty} in stock` : p.hold ? holdText(p) : (p.status ?? 'available') !== 'available' ? `${p.status}${qty > 0 ? `, ${qty} on the shelf` : ''}` : 'out of stock';
           return h('option', { value: String(p.id), disabled: !orderable(p), selected: String(p.id) === keep }, `${p.name} (#${p.id}) — ${why}`);
         }),
       );
       const first = shown.filter(orderable);
       if ((!petSelect.value || scanned) && q && first.length === 1) petSelect.value = String(first[0].id);
-      const blocked = shown.filter((p) => !orderable(p) && (stock.get(p.id) ?? 0) > 0);
+      const blocked = shown.filter((p) => !orderable(p) && !p.hold && (stock.get(p.id) ?? 0) > 0);
       hint.textContent = blocked.length
         ? `Greyed pets are sold or pending. ${blocked.length === 1 ? blocked[0].name + ' has' : blocked.length + ' of them have'} stock: make ${blocked.length === 1 ? 'it' : 'them'} available on the Pets page to sell.`
-        : 'Greyed pets are sold, pending or out of stock.';
+        : shown.some((p) => p.hold) ? 'Greyed pets are sold, pending, out of stock or on hold (the reason is beside them).' : 'Greyed pets are sold, pending or out of stock.';
     };
     filter.addEventListener('input', () => { fill(); drawTotal(); });
     const qty = h('input', { id: uid('qty'), name: 'quantity', type: 'number', inputmode: 'numeric', step: '1', min: '1', max: '10000', required: true, value: '1' });

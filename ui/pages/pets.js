@@ -14,6 +14,7 @@ import { scanBox } from '../scan.js';
 import { exportPets, openImport } from '../transfer.js';
 import { formatPrice, parsePrice, priceInput, loadProfile, currentProfile } from '../money.js';
 import { petStockFields, openPrintLabels } from '../stockroom.js';
+import { holdBadge, oneAnimalSwitch, openAnimal } from '../animal.js';
 
 /**
  * @typedef {import('../types.js').Pet} Pet
@@ -146,6 +147,7 @@ export function mount(ctx) {
     const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1', value: '0' });
     // A tap on the box selects its 0, so typing 4 gives 4, not 04.
     stock?.addEventListener('focus', () => /** @type {HTMLInputElement} */ (stock).select());
+    const oneAnimal = pet ? null : oneAnimalSwitch(/** @type {HTMLInputElement | null} */ (stock));
     // Delete lives in the Edit dialog, away from the row's stock buttons.
     const remove = pet
       ? h('button', { type: 'button', class: 'btn btn-danger-quiet dialog-aside', onclick: () => { handle.close(); deletePet(pet); } }, `Delete ${pet.name}…`)
@@ -160,6 +162,7 @@ export function mount(ctx) {
         field('Barcode', barcode, 'The 8, 12, 13 or 14 digits under the bars. Optional.'),
         ...stockroom.fields,
         stock ? field('In stock now', stock, 'How many are on the shelf. Leave 0 if none yet.') : null,
+        oneAnimal?.el,
         remove,
       ],
       submitLabel: pet ? 'Save' : 'Add pet',
@@ -172,6 +175,7 @@ export function mount(ctx) {
         if (pet) Object.assign(body, { sku: v.sku || null, barcode: v.barcode || null, price: cents });
         else for (const [k, val] of /** @type {Array<[string, unknown]>} */ ([['sku', v.sku], ['barcode', v.barcode], ['price', cents]])) if (val !== '' && val !== null) body[k] = val;
         Object.assign(body, stockroom.read(v));
+        if (oneAnimal?.on()) body.animal = oneAnimal.read();
         if (pet) {
           await api.patch(`/pets/${pet.id}`, { ...body, status: v.status || null });
           notify(`Saved ${v.name}.`, 'ok');
@@ -209,7 +213,7 @@ export function mount(ctx) {
     const qty = item?.quantity;
     return h('tr', { 'data-pet-id': String(pet.id) },
       h('td', { class: 'muted id wide-only' }, `#${pet.id}`),
-      h('th', { scope: 'row', class: 'name' }, n, pet.sku || pet.barcode ? h('span', { class: 'code muted' }, [pet.sku, pet.barcode].filter(Boolean).join(' · ')) : null),
+      h('th', { scope: 'row', class: 'name' }, n, pet.sku || pet.barcode ? h('span', { class: 'code muted' }, [pet.sku, pet.barcode].filter(Boolean).join(' · ')) : null, holdBadge(pet)),
       h('td', {}, categories.get(pet.categoryId) ?? `#${pet.categoryId}`),
       h('td', { 'data-cell': 'status' }, statusCell(pet, qty, canEdit)),
       h('td', { class: 'num price' }, formatPrice(pet.price)),
@@ -227,7 +231,8 @@ export function mount(ctx) {
           const setCount = canStock ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-set`, onclick: () => openSetCount(pet, shown.get(pet.id)?.item?.quantity ?? qty) }, 'Set count', srOnly(` of ${n}`)) : null;
           const history = h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-hist`, onclick: () => openHistory(pet) }, 'History', srOnly(` of ${n}`));
           const edit = canEdit ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-edit`, onclick: () => openPetForm(pet) }, 'Edit', srOnly(` ${n}`)) : null;
-          return setCount || edit ? [rowMenu(n, [setCount, history, edit])] : [history];
+          const animal = pet.animal || canEdit ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `${k}-animal`, onclick: () => openAnimal(pet, { canEdit }) }, pet.animal ? 'Animal & care' : 'Animal record', srOnly(` of ${n}`)) : null;
+          return setCount || edit ? [rowMenu(n, [animal, setCount, history, edit])] : [history, animal];
         })(),
       ),
     );

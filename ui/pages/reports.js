@@ -7,13 +7,14 @@ import { h, field, replace } from '../dom.js';
 import { notifyError } from '../notify.js';
 import { table, pageHeader } from '../widgets.js';
 import { formatPrice, loadProfile } from '../money.js';
+import { animalsSection } from '../animalreport.js';
 
 /**
  * @typedef {{ date: string, ordersPlaced: number, ordersCompleted: number, ordersCancelled: number, unitsSold: number, revenue: number }} Day
  */
 
 export const title = 'Reports';
-export const watches = ['order.', 'store.'];
+export const watches = ['order.', 'store.', 'sale.'];
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -117,6 +118,8 @@ export function mount(ctx) {
     async load() {
       const profile = await loadProfile();
       const days = /** @type {Day[]} */ (await api.get('/store/reports/daily', { from: state.from, to: state.to }));
+      // The animals sold (staff and up): the record, the sale and the buyer of each.
+      const animals = ctx.can('stock') ? await animalsSection(state.from, state.to) : null;
       const sum = (/** @type {keyof Day} */ k) => days.reduce((s, d) => s + Number(d[k]), 0);
       const rows = [...days].reverse().map((d) => h('tr', {},
         h('th', { scope: 'row' }, d.date),
@@ -134,6 +137,7 @@ export function mount(ctx) {
           h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, 'Days in'), h('strong', {}, profile.timezone))),
         h('figure', { class: 'chart-box' }, revenueChart(days), h('figcaption', { class: 'muted' }, 'Revenue per day')),
         table('Daily report', ['Day', { label: 'Placed', class: 'num' }, { label: 'Completed', class: 'num' }, { label: 'Cancelled', class: 'num' }, { label: 'Units sold', class: 'num' }, { label: 'Revenue', class: 'num' }], rows, 'No days in this range.'),
+        animals,
       );
     },
   };
