@@ -278,3 +278,17 @@ describe('the animal screens’ rules', () => {
     assert.equal(dueText({ dueOn: '2026-11-27', overdueDays: -1 }), 'Due tomorrow');
   });
 });
+
+describe('the animal refusals in plain words', () => {
+  it('says a hold’s last day and reason, and an animal’s stock rule, with the pet’s name', () => {
+    const held = { status: 409, code: 'on_hold', message: 'pet 42 is on hold until the end of 2026-06-01: Quarantine after arrival' };
+    assert.equal(explain(held, { action: 'order', name: 'Biscuit' }),
+      'Biscuit is on hold until the end of 2026-06-01: Quarantine after arrival. It can’t be ordered or sold until then, unless a manager clears the hold.');
+    const two = { status: 422, code: 'validation_failed', message: 'counted: pet 7 is one individual animal: its stock is 0 or 1, not 2' };
+    assert.equal(explain(two, { name: 'Pip' }), 'Pip is one individual animal: its stock can only be 0 or 1.');
+    const chip = { status: 422, code: 'validation_failed', message: 'animal.microchip: must be 15 digits' };
+    assert.equal(fieldOf(chip.message), 'animal.microchip');
+    assert.equal(explain(chip), 'A microchip number is 15 digits.');
+    assert.equal(explain({ status: 409, code: 'duplicate_code', message: 'microchip 985112345678901 is on pet 3' }), 'Another animal already has this microchip number.');
+  });
+});
