@@ -141,7 +141,10 @@ fn copy(conn: &rusqlite::Connection, log: &LogSize) {
             Ok((_, copied)) if log.pages() - copied > REST_PAGES => {}
             Ok(_) => break,
             Err(err) => {
-                tracing::warn!(%err, "a checkpoint pass failed; the writer copies the log itself");
+                static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
+                if let Some(left_out) = SAID.now() {
+                    tracing::warn!(%err, left_out, "a checkpoint pass failed; the writer copies the log itself");
+                }
                 return;
             }
         }

@@ -18,8 +18,8 @@
 //! - **The table-version landing.** The versions of the tables a group changed are odd
 //!   from just before its commit until just after (`pages.landing()` / `landed()`), so no
 //!   read in that time keeps anything it saw (see `pages`).
-//! - **The checkpoint hand-off.** Past `wal::CHECKPOINT_PAGES` the writer asks the checkpoint
-//!   thread for a run; when the thread says it is done (`Next::Copied`) the writer copies the
+//! - **The checkpoint hand-off.** Past `wal::CHECKPOINT_PAGES` (sooner on a nearly full disk,
+//!   `wal::due`) the writer asks the checkpoint thread for a run; when the thread says it is done (`Next::Copied`) the writer copies the
 //!   rest between two groups, and if the thread is gone (`Next::CopierGone`) it copies the
 //!   log itself (see `checkpointer` and `engine::wal`).
 
@@ -190,7 +190,7 @@ fn run(
             }
         }
         commit_group(&conn, group, &sink, &pages);
-        if log.pages() >= wal::CHECKPOINT_PAGES {
+        if wal::due(&conn, log) {
             match copier.as_mut() {
                 Some(copier) => copier.thread.start(),
                 None => wal::checkpoint(&conn, log),
@@ -255,9 +255,13 @@ fn commit_group(conn: &Connection, group: Vec<Box<dyn Job>>, sink: &Sink, pages:
     let landing = pages.landing();
     let failure = match rolled_back {
         Some(failure) => {
-            tracing::error!(
-                "SQLite rolled back a group commit (disk full or I/O error); its requests are answered 503"
-            );
+            static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
+            if let Some(left_out) = SAID.now() {
+                tracing::error!(
+                    left_out,
+                    "SQLite rolled back a group commit (disk full or I/O error); its requests are answered 503"
+                );
+            }
             for job in jobs {
                 job.abort(failure.to_error());
             }
@@ -268,7 +272,10 @@ fn commit_group(conn: &Connection, group: Vec<Box<dyn Job>>, sink: &Sink, pages:
             .map(|err| {
                 let _ = conn.execute_batch("ROLLBACK");
                 let err = StoreError::from(err);
-                tracing::error!(%err, "a group commit failed; its requests are answered with an error");
+                static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
+                if let Some(left_out) = SAID.now() {
+                    tracing::error!(%err, left_out, "a group commit failed; its requests are answered with an error");
+                }
                 GroupFailure::from_error(&err)
             }),
     };

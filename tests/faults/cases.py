@@ -436,6 +436,189 @@ def disk_full_answers_503_with_retry_after_loses_nothing_answered_201_and_recove
         subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
 
 
+def mount_small_tmpfs(d: Path, size: str) -> Path:
+    """A tmpfs of `size` under `d` (the caller unmounts it); Skip where that cannot be done."""
+    if os.geteuid() != 0:
+        raise Skip("mounting a tmpfs needs root")
+    mnt = d / "small"
+    mnt.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mnt)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        raise Skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    return mnt
+
+
+def fill(path: Path) -> None:
+    """Writes zeros to `path` until the filesystem refuses more."""
+    with open(path, "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        except OSError:
+            pass
+
+
+class Till(threading.Thread):
+    """One till selling one unit at a time, an order then a sale, until told to stop or until
+    it has sold `target` times. Keeps what the server acknowledged and what every refusal
+    looked like; with `patient`, waits the server's Retry-After after a refusal, as a till
+    would."""
+
+    def __init__(self, server: Server, key: str, pet: int, name: str, stop: threading.Event,
+                 target: int | None = None, patient: bool = False):
+        super().__init__(daemon=True)
+        self.server, self.key, self.pet, self.name = server, key, pet, name
+        self.stop, self.target, self.patient = stop, target, patient
+        self.orders: list[int] = []
+        self.sales: list[int] = []
+        self.sold = 0
+        self.refused = 0
+        self.odd: list = []
+
+    def sell_once(self, n: int) -> tuple[int, dict, object]:
+        if n % 2 == 0:
+            status, headers, body = self.server.call(
+                "POST", "/store/orders", {"petId": self.pet, "quantity": 1}, key=self.key,
+                timeout=60)
+            if status == 201:
+                self.orders.append(body["id"])
+        else:
+            status, headers, body = self.server.call(
+                "POST", "/store/sales",
+                {"lines": [{"petId": self.pet, "quantity": 1}],
+                 "payments": [{"method": "cash", "amount": 1000}], "till": self.name},
+                key=self.key, timeout=60)
+            if status == 201:
+                self.sales.append(body["id"])
+        return status, headers, body
+
+    def run(self) -> None:
+        n = 0
+        while not self.stop.is_set() and (self.target is None or self.sold < self.target):
+            status, headers, body = self.sell_once(n)
+            n += 1
+            if status == 201:
+                self.sold += 1
+            elif (status == 503 and headers.get("retry-after")
+                  and isinstance(body, dict) and body.get("code") == "unavailable"):
+                self.refused += 1
+                if self.patient:
+                    self.stop.wait(int(headers["retry-after"]))
+            else:
+                self.odd.append((status, body))
+                return
+
+
+def run_tills(tills: list) -> None:
+    for till in tills:
+        till.start()
+
+
+def join_tills(tills: list) -> None:
+    for till in tills:
+        till.join(timeout=300)
+    assert all(not till.is_alive() for till in tills), "a till hung"
+    odd = [o for t in tills for o in t.odd]
+    assert not odd, f"answers other than 201 or 503 with Retry-After: {odd[:5]}"
+
+
+@case
+def a_disk_filled_while_eight_tills_sell_takes_sales_again_once_space_is_freed():
+    """The log of changes (the WAL) grows into whatever space is free and is copied back
+    only past a size a nearly full disk never reaches: freeing space must not just feed it
+    until the disk is full again. Counts, not clocks: after the freeing each till sells 150
+    times, and a till refused more than three times (each time waiting the server's
+    Retry-After) fails the case."""
+    d = workdir()
+    mnt = mount_small_tmpfs(d, "24m")
+    server = None
+    stop = threading.Event()
+    try:
+        db = mnt / "store.sqlite"
+        server = Server(BINARY, db)
+        category = server.category("Food")
+        status, _, body = server.call("POST", "/pets", {"name": "Kibble", "categoryId": category,
+                                                        "status": "available", "price": 500})
+        assert status == 201, (status, body)
+        pet = body["id"]
+        start_stock = 900_000
+        status, _, _ = server.call("PUT", f"/store/inventory/{pet}", {"quantity": start_stock})
+        assert status == 200
+        _, key = server.key("pos", "tills")
+        tills = [Till(server, key, pet, f"Till {i}", stop) for i in range(8)]
+        run_tills(tills)
+        # The disk fills while the tills sell; they go on until they have been refused
+        # for want of space.
+        while sum(t.sold for t in tills) < 40 and all(t.is_alive() for t in tills):
+            time.sleep(0.05)
+        filler = mnt / "filler"
+        fill(filler)
+        while (sum(t.refused for t in tills) < 16 and all(t.is_alive() for t in tills)
+               and sum(t.sold for t in tills) < 20_000):
+            time.sleep(0.05)
+        stop.set()
+        join_tills(tills)
+        assert sum(t.refused for t in tills) >= 16, "the disk never filled"
+        before = sum(t.sold for t in tills)
+        status, _, _ = server.call("GET", "/health", key=None)
+        assert status == 200, "the server answers on a full disk"
+
+        filler.unlink()
+        after = threading.Event()
+        again = [Till(server, key, pet, t.name, after, target=150, patient=True) for t in tills]
+        run_tills(again)
+        while all(t.refused <= 3 for t in again) and any(t.is_alive() for t in again):
+            time.sleep(0.05)
+        after.set()
+        join_tills(again)
+        refused = [t.refused for t in again]
+        wal = (mnt / "store.sqlite-wal").stat().st_size
+        assert max(refused) <= 3, (
+            f"refusals per till after the freeing: {refused}, sold {[t.sold for t in again]} "
+            f"(the log is {wal // 1024} KiB)")
+
+        orders = sorted(o for t in tills + again for o in t.orders)
+        sales = sorted(s for t in tills + again for s in t.sales)
+        code, _ = server.terminate()
+        assert code == 0, code
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            stored_orders = {r[0] for r in conn.execute("SELECT id FROM orders")}
+            stored_sales = {r[0] for r in conn.execute("SELECT id FROM sales")}
+            lost = [o for o in orders if o not in stored_orders]
+            assert not lost, f"orders answered 201 but lost: {lost[:10]}"
+            lost = [s for s in sales if s not in stored_sales]
+            assert not lost, f"sales answered 201 but lost: {lost[:10]}"
+            half = conn.execute(
+                "SELECT count(*) FROM sales s WHERE NOT EXISTS "
+                "(SELECT 1 FROM sale_lines l WHERE l.sale_id = s.id) OR NOT EXISTS "
+                "(SELECT 1 FROM sale_payments p WHERE p.sale_id = s.id)").fetchone()[0]
+            assert half == 0, f"{half} sales without their lines or payments"
+            orphan = conn.execute(
+                "SELECT count(*) FROM sale_lines l WHERE NOT EXISTS "
+                "(SELECT 1 FROM orders o WHERE o.id = l.order_id)").fetchone()[0]
+            assert orphan == 0, f"{orphan} sale lines without their order"
+            units = conn.execute("SELECT coalesce(sum(quantity), 0) FROM orders "
+                                 "WHERE pet_id = ?", (pet,)).fetchone()[0]
+            stock = conn.execute("SELECT quantity FROM inventory WHERE pet_id = ?",
+                                 (pet,)).fetchone()[0]
+            assert stock + units == start_stock, (
+                f"stock {stock} + units ordered {units} != {start_stock}: half-written sales")
+            assert len(stored_orders) == len(orders) + len(sales), (
+                "an order or sale was stored that no till was told of",
+                len(stored_orders), len(orders), len(sales))
+        print(f"     {before} sold before the freeing, {sum(t.refused for t in tills)} refused "
+              f"on the full disk; after it {sum(t.sold for t in again)} sold, refusals per "
+              f"till {refused}; log {wal // 1024} KiB; none lost, none half written")
+    finally:
+        stop.set()
+        if server:
+            server.kill()
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
 PENDING: dict[int, bytes] = {}  # bytes read past the headers, by socket
 
 

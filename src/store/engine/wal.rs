@@ -1,8 +1,8 @@
 //! SQLite's write-ahead log and its checkpoints, as the writer sees them: the log's length
 //! after each commit ([`LogSize`], from SQLite's WAL hook, which replaces SQLite's own
 //! checkpoint inside a commit), when the log is copied back into the store file
-//! ([`CHECKPOINT_PAGES`]), the writer's own copy of the rest between two groups
-//! ([`checkpoint`]), and the truncation at close. The copying beside the writer, and the
+//! ([`CHECKPOINT_PAGES`], or sooner on a nearly full disk: [`due`]), the writer's own copy of
+//! the rest between two groups ([`checkpoint`]), and the truncation at close. The copying beside the writer, and the
 //! hand-off between that thread and the writer, are in `checkpointer`. PostgreSQL has no such
 //! log: there the length stays 0 and nothing is copied.
 
@@ -21,6 +21,50 @@ use crate::store::Result;
 /// time. At 10,000 a checkpoint copies each hot page once for ten times as many groups; the
 /// log grows to about 40 MiB between checkpoints, and is emptied at shutdown.
 pub(in crate::store) const CHECKPOINT_PAGES: i32 = 10_000;
+
+/// On a disk with less room than that, the log may take at most this share of what is free
+/// (`1 / LOG_SHARE_OF_FREE`) before it is copied back. The log grows into whatever space is
+/// free and starts again from its beginning only after a checkpoint: on a disk that filled up
+/// (or was filled) while tills sold, freeing space would otherwise only feed the log until
+/// the disk is full again, well short of `CHECKPOINT_PAGES`, and every sale would be refused
+/// until a restart. Copied back early, the log reuses its own space and the freed space goes
+/// to the store file, which grows by what was really sold.
+const LOG_SHARE_OF_FREE: i64 = 4;
+
+/// SQLite's page size, the default, which this store keeps.
+const PAGE_BYTES: i64 = 4096;
+
+/// Whether the log is due to be copied back after a commit: past [`CHECKPOINT_PAGES`], or
+/// past its share of the free space left on the store's disk ([`LOG_SHARE_OF_FREE`]; on a
+/// full disk, after every group, which is what lets the writer take sales again as soon as
+/// the store file has room to grow).
+pub(in crate::store) fn due(conn: &Connection, log: &LogSize) -> bool {
+    let pages = log.pages();
+    if pages >= CHECKPOINT_PAGES {
+        return true;
+    }
+    if pages == 0 {
+        return false;
+    }
+    let Some(path) = conn.lite().and_then(rusqlite::Connection::path) else {
+        return false;
+    };
+    free_bytes(std::path::Path::new(path))
+        .is_some_and(|free| i64::from(pages) * PAGE_BYTES >= free / LOG_SHARE_OF_FREE)
+}
+
+/// The bytes an unprivileged writer may still use on the disk holding `path`, if known.
+#[cfg(unix)]
+fn free_bytes(path: &std::path::Path) -> Option<i64> {
+    let stat = rustix::fs::statvfs(path).ok()?;
+    let bytes = u128::from(stat.f_bavail) * u128::from(stat.f_frsize);
+    Some(i64::try_from(bytes).unwrap_or(i64::MAX))
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_: &std::path::Path) -> Option<i64> {
+    None
+}
 
 /// The WAL's length in pages after the last commit, as SQLite reports it (0 on PostgreSQL).
 #[derive(Clone, Default)]
@@ -61,7 +105,10 @@ pub(in crate::store) fn checkpoint(conn: &Connection, log: &LogSize) {
     match lite.wal_checkpoint_v2(None::<&str>, rusqlite::wal::CheckpointMode::PASSIVE) {
         Ok(_) => log.set(0),
         Err(err) => {
-            tracing::warn!(%err, "a checkpoint failed; the WAL keeps growing until one succeeds")
+            static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
+            if let Some(left_out) = SAID.now() {
+                tracing::warn!(%err, left_out, "a checkpoint failed; the WAL keeps growing until one succeeds");
+            }
         }
     }
 }
