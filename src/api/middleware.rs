@@ -109,9 +109,12 @@ where
     let now = s.app.now();
     let addr = client_addr(&req).unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
     // The desktop window's in-memory key is for this machine only: from the LAN it is no key.
-    let caller: Option<Arc<Caller>> = presented_secret(&req)
-        .and_then(|secret| s.app.keyring().resolve(secret, now))
-        .filter(|caller| !caller.is_session() || is_this_machine(addr));
+    let secret = presented_secret(&req).map(str::to_owned);
+    let caller: Option<Arc<Caller>> = match secret {
+        Some(secret) => resolve(s, &secret, now, addr).await,
+        None => None,
+    }
+    .filter(|caller| !caller.is_session() || is_this_machine(addr));
     let decision = s
         .app
         .settings()
@@ -137,6 +140,31 @@ where
         response.extensions_mut().insert(name);
     }
     response
+}
+
+/// The caller `secret` belongs to. A secret the keyring does not know is looked up in the
+/// store (made on another process a moment ago), unless its address is banned: a banned
+/// address's requests are refused anyway and make no reads.
+async fn resolve(
+    s: &AppState,
+    secret: &str,
+    now: i64,
+    addr: std::net::IpAddr,
+) -> Option<Arc<Caller>> {
+    if let Some(caller) = s.app.keyring().resolve(secret, now) {
+        return Some(caller);
+    }
+    let banned = s.app.settings().rate_limits.is_on()
+        && s.app
+            .limiter()
+            .banned_until(&crate::limits::Subject::Addr(crate::limits::client_net(
+                addr,
+            )))
+            .is_some();
+    if banned {
+        return None;
+    }
+    s.app.keys().resolve_fresh(secret, now).await
 }
 
 /// Answers 408 when a request takes longer than the request timeout, unless one of its

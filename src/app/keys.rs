@@ -1,9 +1,17 @@
 //! API keys of the running app: the one place a key is made (for the API, the command line
 //! and a new store's first admin), and the in-memory keyring requests are checked against,
 //! re-read from the store after every change.
+//!
+//! Another process on the same store (a second server on one PostgreSQL database, or
+//! `petstore keys create` beside a server) makes keys and sign-in sessions this keyring has
+//! not read yet. A secret the keyring does not know is therefore looked up in the store
+//! before it is refused ([`Keys::resolve_fresh`]): a key or session works on every process
+//! as soon as it is answered. Revocations reach the other processes with the maintenance
+//! thread's re-read, every second (the interface allows 2 s); this process's own revocations
+//! take effect at once.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::auth::{self, Caller, Keyring, Secret};
 use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, Role};
@@ -72,6 +80,9 @@ pub struct Keys {
     reads: AtomicU64,
     /// The number of the newest read put into the keyring.
     applied: Mutex<u64>,
+    /// Held by the re-read a secret unknown to the keyring starts: unknown secrets arriving
+    /// together share one read of the store (see [`Keys::resolve_fresh`]).
+    miss: tokio::sync::Mutex<()>,
 }
 
 impl Keys {
@@ -82,6 +93,7 @@ impl Keys {
             keyring: Keyring::default(),
             reads: AtomicU64::new(0),
             applied: Mutex::new(0),
+            miss: tokio::sync::Mutex::new(()),
         };
         keys.reload_blocking()?;
         Ok(keys)
@@ -89,6 +101,27 @@ impl Keys {
 
     pub fn keyring(&self) -> &Keyring {
         &self.keyring
+    }
+
+    /// The caller `secret` belongs to: from the keyring, or, when the keyring does not know
+    /// it, from a re-read of the store's keys and sessions that started after this call (a
+    /// key made or a member signed in on another process a moment ago). Unknown secrets that
+    /// arrive together wait for one re-read, so a burst of wrong keys reads the store once at
+    /// a time, not once each. A failed re-read leaves the secret unknown.
+    pub async fn resolve_fresh(&self, secret: &str, now: i64) -> Option<Arc<Caller>> {
+        if let Some(caller) = self.keyring.resolve(secret, now) {
+            return Some(caller);
+        }
+        let arrived = self.reads.load(Ordering::Relaxed);
+        let _one = self.miss.lock().await;
+        let newer_applied = *self.applied.lock().unwrap_or_else(|e| e.into_inner()) > arrived;
+        if !newer_applied {
+            if let Err(err) = self.reload().await {
+                tracing::warn!(%err, "re-reading keys for an unknown key failed");
+                return None;
+            }
+        }
+        self.keyring.resolve(secret, now)
     }
 
     /// Creates a key; its secret is returned here and never again.
@@ -195,6 +228,31 @@ mod tests {
         for (store, _) in started {
             store.close();
         }
+    }
+
+    #[test]
+    fn a_key_made_by_another_process_is_found_at_its_first_use_and_a_wrong_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+        let keys = Keys::load(store.clone()).unwrap();
+        // Another process (here: the store written past this keyring) makes a key.
+        let new = NewKey {
+            name: "Till 9".into(),
+            role: Role::Pos,
+            plan: Plan::Free,
+            custom: None,
+        };
+        let (secret, made) = create(&store, new);
+        made.wait().unwrap();
+        assert!(keys.keyring().resolve(&secret, 0).is_none(), "not read yet");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let found = runtime.block_on(keys.resolve_fresh(&secret, 0));
+        assert_eq!(found.map(|c| c.name.clone()).as_deref(), Some("Till 9"));
+        let wrong = runtime.block_on(keys.resolve_fresh("psk_not_a_key_of_this_store", 0));
+        assert!(wrong.is_none());
+        store.close();
     }
 
     #[test]

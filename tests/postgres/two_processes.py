@@ -11,6 +11,8 @@ Checks, each printed as one line:
     processes: exactly 10 are received (never more than ordered), the stock is 10;
   - 8 opens of one till's shift at once over both processes, 10 times: one opens each time;
   - an event stream on each process sees the orders placed on both, in the same order;
+  - a key made, or a member signed in, on one process is served by the other at its first
+    use (no wait for the other's next re-read of the keys);
   - a key revoked on one process is refused by the other within 2 seconds;
   - a pairing code opened on one process is redeemed on the other, and a second redeem on
     the first is refused; a code redeemed on both at the same moment makes exactly one key;
@@ -296,6 +298,21 @@ def main() -> int:
     check("both streams deliver the events in the same order, once each",
           streams[0].ids() == streams[1].ids() and len(set(streams[0].ids())) == len(streams[0].ids()),
           f"{streams[0].ids()[:12]} vs {streams[1].ids()[:12]}")
+
+    # A key made on one process, and a member signed in on one, are served by the other at
+    # their first use: a key the keyring does not know is looked up in the store before 401.
+    fresh = [admin_a.expect(201, "POST", "/admin/keys", {"name": f"fresh {i}", "role": "pos",
+                                                         "plan": "business"})["secret"]
+             for i in range(3)]
+    first_use = [harness.Client(b.base, secret).call("GET", "/pets")[0] for secret in fresh]
+    check("a key made on one process is served by the other at its first use",
+          first_use == [200] * 3, f"first uses on the other process: {first_use}")
+    clerk = "Fresh " + secrets.token_hex(3)
+    admin_a.expect(201, "POST", "/admin/staff", {"name": clerk, "role": "staff", "pin": "7305"})
+    s_in, _, signed = harness.Client(a.base).call("POST", "/session", {"name": clerk, "pin": "7305"})
+    used = harness.Client(b.base, signed["secret"]).call("GET", "/pets")[0] if s_in == 201 else 0
+    check("a member signed in on one process is served by the other at the session's first use",
+          s_in == 201 and used == 200, f"sign-in {s_in}, first use on the other {used}")
 
     # A key revoked on one process is refused by the other within 2 s.
     made = admin_a.expect(201, "POST", "/admin/keys", {"name": "till", "role": "pos", "plan": "business"})
