@@ -74,7 +74,11 @@ async fn a_backup_taken_during_a_stream_of_writes_holds_every_order_acknowledged
             }
         }));
     }
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Writes are flowing once a few are acknowledged (counted, not timed: a busy machine
+    // takes longer).
+    while acknowledged.lock().unwrap().len() <= 10 {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
 
     let before: Vec<i64> = acknowledged.lock().unwrap().clone();
     let copy = app.dir.path().join("backup.sqlite");
