@@ -11,7 +11,8 @@
 //! - [`backups`]: the backup folder and the thread that backs the store up on schedule.
 //! - [`network`]: the listeners serving the app and the store's HTTPS certificate.
 //!
-//! [`App::close`] stops maintenance and backups, saves once more, and closes the store.
+//! [`App::close`] stops maintenance and backups, saves usage and bans once more, and closes
+//! the store. [`App::open`] reads the bans in force before the first request.
 
 pub mod backups;
 pub mod idempotency;
@@ -67,6 +68,8 @@ impl App {
         let store = Store::open_exclusive(&settings.db)?;
         let first_admin_key = keys::ensure_first_admin(&store, settings.admin_key.clone())?;
         let usage = usage::Usage::load(&store, settings.ban, clock)?;
+        // The bans in force are known before the first request, not a second later.
+        usage.sync_bans(&store)?;
         let keys = keys::Keys::load(store.clone())?;
         let pairings = pairings::Pairings::new(store.clone());
         let app = Self {
@@ -184,6 +187,10 @@ impl App {
         self.inner.backups.stop();
         if let Err(err) = self.save_usage() {
             tracing::warn!(%err, "saving usage at shutdown failed");
+        }
+        // A ban started since the last sharing (under a second ago) is kept for the next start.
+        if let Err(err) = self.inner.usage.sync_bans(&self.inner.store) {
+            tracing::warn!(%err, "saving bans at shutdown failed");
         }
         self.inner.store.close();
     }

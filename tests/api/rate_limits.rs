@@ -590,3 +590,26 @@ async fn a_new_key_starts_with_its_full_quota_in_the_listing() {
         })
     );
 }
+
+#[tokio::test]
+async fn a_ban_started_just_before_a_stop_holds_from_the_restarted_servers_first_request() {
+    let (app, clock) = app_at_with(T0, |a| {
+        a.ban_after = 3;
+        a.ban_seconds = 120;
+    })
+    .await;
+    let (id, key) = app
+        .key_with(json!({ "name": "tight", "role": "pos", "plan": "enterprise", "perMinute": 1, "perDay": 1000 }))
+        .await;
+    spend(&app, &key, 1).await;
+    for _ in 0..4 {
+        assert_rate_limited(get_as(&app, &key, "/pets").await, 42).await;
+    }
+    assert_banned(get_as(&app, &key, "/pets").await, 120).await;
+    // Stopped at once, before the store was told of the ban by the once-a-second sharing;
+    // the restarted server knows it before its first answer.
+    let app = app.restart().await;
+    clock.set(T0 + 60);
+    assert_banned(get_as(&app, &key, "/pets").await, 60).await;
+    assert_eq!(unix(&app.listed_key(id).await["bannedUntil"]), T0 + 120);
+}
