@@ -376,9 +376,10 @@ fn describe_interval(every: std::time::Duration) -> String {
     }
 }
 
-/// The signal that stops the server: Ctrl-C or SIGTERM. The handlers are installed when this
-/// is called, before the address is printed, so a stop sent the moment the server says it
-/// listens is a graceful one (logs written, the store closed), never the default kill.
+/// The signal that stops the server: Ctrl-C or SIGTERM (on Windows, Ctrl+C or Ctrl+Break).
+/// The handlers are installed when this is called, before the address is printed, so a stop
+/// sent the moment the server says it listens is a graceful one (logs written, the store
+/// closed), never the default kill.
 fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
@@ -399,10 +400,36 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
             }
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    {
+        windows_stop()
+    }
+    #[cfg(not(any(unix, windows)))]
     {
         async {
             let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// On Windows: Ctrl+C or Ctrl+Break in the console. (Closing the console window, logging off
+/// and shutting down end the process as soon as a handler returns, so there is no time for a
+/// graceful stop; a store cut off that way loses nothing confirmed.)
+#[cfg(windows)]
+fn windows_stop() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::windows;
+    let handlers = windows::ctrl_c().and_then(|c| Ok((c, windows::ctrl_break()?)));
+    async move {
+        match handlers {
+            Ok((mut c, mut brk)) => {
+                tokio::select! {
+                    _ = c.recv() => {}
+                    _ = brk.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
         }
     }
 }

@@ -4,8 +4,9 @@
 //! higher hard limit. [`raise`] lifts the soft limit to the hard one at start. The caps leave
 //! [`RESERVED_FILES`] descriptors for the store's files, the log and the listener, so that
 //! `accept` never fails for lack of descriptors before the cap refuses a connection.
-
-use std::sync::OnceLock;
+//!
+//! Windows has no such limit for sockets and files (a process may hold millions of
+//! handles): there the caps are taken from [`MOST_CONNECTIONS`] alone.
 
 /// Descriptors kept back from connections (SQLite's files per connection, logs, listeners).
 pub const RESERVED_FILES: u64 = 128;
@@ -13,7 +14,9 @@ pub const RESERVED_FILES: u64 = 128;
 const MOST_CONNECTIONS: u64 = 8192;
 
 /// Raises the soft open-file limit to the hard limit (once); the soft limit in force after.
+#[cfg(unix)]
 pub fn raise() -> u64 {
+    use std::sync::OnceLock;
     static LIMIT: OnceLock<u64> = OnceLock::new();
     *LIMIT.get_or_init(|| match rlimit::increase_nofile_limit(u64::MAX) {
         Ok(limit) => limit,
@@ -22,6 +25,12 @@ pub fn raise() -> u64 {
             rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(1024, |(soft, _)| soft)
         }
     })
+}
+
+/// The limit that leaves room for [`MOST_CONNECTIONS`]: Windows sets none to raise.
+#[cfg(not(unix))]
+pub fn raise() -> u64 {
+    MOST_CONNECTIONS + RESERVED_FILES
 }
 
 /// The cap on open connections.

@@ -30,6 +30,7 @@ pub fn backup(source: &Path, dest: &Path) -> Result<()> {
         )
         .into());
     }
+    super::files::refuse_device_name(dest).map_err(|e| StoreError::Internal(e.to_string()))?;
     if dest.exists() {
         return Err(StoreError::Internal(format!(
             "{} already exists; choose a new file name",

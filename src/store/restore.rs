@@ -12,7 +12,8 @@
 //! store is kept under a dated name beside it (a hard link: the same file under a second
 //! name), and the checked copy is renamed over the store's name, which replaces it in one
 //! step: at every instant there is a store under its name, whatever stops the restore.
-//! Nothing is deleted.
+//! Nothing is deleted. (On Windows, which cannot rename over an open file, SQLite's lock is
+//! let go just before the rename; the serving lock is held throughout.)
 
 use std::path::{Path, PathBuf};
 
@@ -279,7 +280,17 @@ fn swap(store: &Path, staged: &Path) -> Result<Option<PathBuf>> {
         files::sync_dir(dir).map_err(|e| refuse(format!("{}: {e}", dir.display())))?;
         return Ok(None);
     }
-    let lock = lock_store(store)?;
+    let (serving, sqlite) = lock_store(store)?;
+    // Windows renames nothing over a file that is open (SQLite opens the store without
+    // FILE_SHARE_DELETE), so there SQLite's lock is let go first, the store's writes all in
+    // its main file by then. The serving lock still keeps every petstore out; a file that
+    // another program holds open makes the rename fail, which is refused with nothing changed.
+    let sqlite = if cfg!(windows) {
+        drop(sqlite);
+        None
+    } else {
+        Some(sqlite)
+    };
     let kept = kept_name(store);
     // The store under a second name first, so it is never without one; then the checked copy
     // replaces the store's name in one rename.
@@ -294,7 +305,7 @@ fn swap(store: &Path, staged: &Path) -> Result<Option<PathBuf>> {
         )));
     }
     files::sync_dir(dir).map_err(|e| refuse(format!("{}: {e}", dir.display())))?;
-    drop(lock);
+    drop((serving, sqlite));
     // The replaced store left WAL mode under the lock, so these belong to no store now.
     for leftover in ["-wal", "-shm", "-journal"] {
         let mut side = store.as_os_str().to_owned();

@@ -24,6 +24,7 @@ fn refuse(message: String) -> StoreError {
 
 /// Creates the store's folder (0700) and an empty file (0600) if they do not exist yet.
 pub fn prepare(path: &Path) -> Result<()> {
+    super::files::refuse_device_name(path).map_err(|e| refuse(e.to_string()))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.exists() {
             let mut builder = std::fs::DirBuilder::new();
@@ -68,6 +69,9 @@ pub fn prepare(path: &Path) -> Result<()> {
 /// an earlier copy or an owner's `chmod` may have given; says so once per file. Called once
 /// the file has passed [`check`]: another program's file is refused, never changed.
 pub fn make_private(path: &Path) {
+    // Windows: the files take their folder's ACL (see `files`); nothing to take away here.
+    #[cfg(not(unix))]
+    let _ = path;
     #[cfg(unix)]
     for side in ["", "-wal", "-shm"] {
         use std::os::unix::fs::PermissionsExt;
