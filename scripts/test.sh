@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: `./scripts/test.sh` on a fresh Debian or Ubuntu
 # machine installs what the suites need (as root, or through sudo), then runs them in
-# order of cost. `./scripts/test.sh rust` (or contract, clients, ui, crash, faults, postgres, desktop) runs
-# one suite.
+# order of cost. `./scripts/test.sh rust` (or contract, clients, ui, crash, faults, postgres, desktop,
+# windows) runs one suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(rust contract clients ui crash faults postgres desktop)
+[ ${#suites[@]} -gt 0 ] || suites=(rust contract clients ui crash faults postgres desktop windows)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -82,6 +82,14 @@ suite_desktop() {
   echo "== desktop app under Xvfb"
   tests/desktop/run.sh
   cargo clippy -p petstore-desktop --all-targets -- -D warnings
+}
+
+suite_windows() {
+  echo "== petstore.exe cross-built for Windows, tested under Wine"
+  # wine64 runs the 64-bit program (no i386 packages needed); mingw links it and the test
+  # fixture DLL.
+  need_packages gcc-mingw-w64-x86-64 wine wine64 python3 python3-venv
+  tests/windows/run.sh
 }
 
 for suite in "${suites[@]}"; do

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""What differs on Windows, checked against petstore.exe under Wine.
+
+Each check starts the Windows binary (through the `petstore` wrapper tests/windows/run.sh
+writes, which runs `wine petstore.exe`) and looks at what a shop would see:
+
+  - a first start with no --db makes the store in %APPDATA% (the Windows profile's
+    AppData\\Roaming\\petstore\\petstore\\data), and says so with a Windows path;
+  - a second petstore on the same store is refused while the first serves (the store's lock
+    file, taken with LockFileEx);
+  - Ctrl+C (a console control event) stops the server gracefully: exit 0, the store closed
+    (its WAL emptied), as on Linux;
+  - backups taken by the server and by `petstore backup` carry dated names without `:`, and
+    `petstore restore` puts one back, keeping the replaced store under a name without `:`;
+  - a store or a backup named as a Windows device (`NUL.sqlite`, `con`) is refused with a plain
+    sentence, never written into the device;
+  - CSV exports end their lines with CRLF, and an import of a file with CRLF lines (as Excel
+    on Windows saves it) reads its cells without a stray carriage return;
+  - the log file is rotated by size while the server writes it.
+
+Prints one line per check, then `N passed, M failed`; exits 1 on any failure.
+Usage: python3 tests/windows/run.py --binary target/windows-wine/petstore --prefix WINEPREFIX
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "bench"))
+import harness  # noqa: E402
+
+BACKUP_NAME = re.compile(r"^petstore-(manual-)?\d{4}-\d{2}-\d{2}-\d{6}\.sqlite$")
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
+        return ok
+
+
+def run(binary: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Runs a petstore command to its end; its output as text."""
+    return subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, **(env or {})))
+
+
+def raw_call(base: str, key: str, method: str, path: str, data: bytes | None = None,
+             headers: dict | None = None) -> tuple[int, bytes]:
+    """One request with a raw body; the status and the raw answer (for CSV, which is no JSON)."""
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"X-API-Key": key, "Accept": "text/csv", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def read_stdout(server: harness.Server) -> str:
+    """What the server printed so far (its log file holds stdout and stderr)."""
+    return server.log_path.read_text(errors="replace") if server.log_path else ""
+
+
+def data_folder(prefix: Path) -> Path:
+    """%APPDATA%\\petstore\\petstore\\data inside the Wine prefix, as a Linux path."""
+    users = prefix / "drive_c" / "users"
+    user = os.environ.get("USER") or "root"
+    return users / user / "AppData" / "Roaming" / "petstore" / "petstore" / "data"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", type=Path, required=True, help="runs petstore.exe under Wine")
+    parser.add_argument("--prefix", type=Path, required=True, help="the Wine prefix it uses")
+    args = parser.parse_args()
+    binary = args.binary.resolve()
+    results = Results()
+    work = Path(tempfile.mkdtemp(prefix="petstore-windows-"))
+    env_clean = {k: v for k, v in os.environ.items() if not k.startswith("PETSTORE_")}
+    os.environ.clear()
+    os.environ.update(env_clean)
+    admin_key = "windows-admin-5d1f0c7a9e3b42e8b6a4c2d0f8e6a4c2"
+
+    # The data folder: a first start with no --db.
+    folder = data_folder(args.prefix)
+    shutil.rmtree(folder.parent.parent, ignore_errors=True)
+    first = harness.Server([str(binary), "serve", "--bind", "127.0.0.1:0"], log=work / "first.log",
+                           timeout=90)
+    try:
+        out = read_stdout(first)
+        store_line = next((line for line in out.splitlines() if "Store: " in line), "")
+        shown = store_line.split("Store: ", 1)[-1].strip()
+        results.check("a first start with no --db makes the store in %APPDATA%",
+                      (folder / "store.sqlite").is_file()
+                      and re.fullmatch(r"C:\\users\\[^\\]+\\AppData\\Roaming\\petstore\\petstore\\data"
+                                       r"\\store\.sqlite", shown) is not None,
+                      f"shown as {shown!r}")
+        backups_line = next((line for line in out.splitlines() if line.startswith("Backups:")), "")
+        results.check("the backups folder is named as a Windows path beside the store",
+                      "\\data\\backups" in backups_line and "/" not in backups_line.split(" into ")[-1],
+                      backups_line)
+        results.check("a new store's admin key is printed once",
+                      "This is a new store. Its admin key" in out)
+
+        second = run(binary, "serve", "--bind", "127.0.0.1:0")
+        results.check("a second petstore on the same store is refused while the first serves",
+                      second.returncode != 0 and "already open by another petstore" in second.stderr,
+                      f"exit {second.returncode}: {second.stderr.strip()[-200:]}")
+
+        first.proc.send_signal(signal.SIGINT)
+        try:
+            code = first.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            code = None
+        wal = folder / "store.sqlite-wal"
+        log = read_stdout(first)
+        results.check("Ctrl+C stops the server gracefully and closes the store",
+                      code == 0 and "stopped" in log and (not wal.exists() or wal.stat().st_size == 0),
+                      f"exit {code}, wal {wal.stat().st_size if wal.exists() else 'absent'} bytes")
+    finally:
+        first.kill()
+
+    # Backups and restore, on a store of the test's own.
+    db = work / "shop" / "store.sqlite"
+    log_file = work / "logs" / "petstore.log"
+    server = harness.Server([str(binary), "serve", "--db", str(db), "--bind", "127.0.0.1:0",
+                             "--log-file", str(log_file), "--log-max-size", "2K", "--log-keep", "2"],
+                            env={"PETSTORE_ADMIN_KEY": admin_key}, log=work / "shop.log", timeout=90)
+    try:
+        admin = harness.Client(server.base, admin_key, timeout=30)
+        category = admin.expect(201, "POST", "/categories", {"name": "Fish"})["id"]
+        admin.expect(201, "POST", "/pets", {"name": "Goldfish", "categoryId": category,
+                                            "status": "available"})
+        made = admin.expect(201, "POST", "/admin/backups")
+        listed = admin.expect(200, "GET", "/admin/backups")
+        names = [b.get("name", "") for b in listed]
+        on_disk = sorted(p.name for p in (db.parent / "backups").iterdir())
+        results.check("a backup taken by the server has a dated name without ':'",
+                      bool(names) and all(BACKUP_NAME.match(n) for n in names)
+                      and made.get("name") in on_disk,
+                      f"listed {names}, on disk {on_disk}")
+
+        status, raw = raw_call(server.base, admin_key, "GET", "/store/export/pets.csv")
+        crlf_ends, line_ends = raw.count(b"\r\n"), raw.count(b"\n")
+        results.check("a CSV export ends its lines with CRLF",
+                      status == 200 and crlf_ends >= 2 and line_ends == crlf_ends,
+                      f"status {status}, {crlf_ends} CRLF of {line_ends} line ends")
+
+        crlf = "category,name,quantity\r\nFish,\"Koi, red\",4\r\nFish,Guppy,7\r\n".encode()
+        status, answer = raw_call(server.base, admin_key, "POST", "/store/import/pets", crlf,
+                                  {"Content-Type": "text/csv", "Accept": "application/json"})
+        summary = json.loads(answer) if answer.startswith(b"{") else answer
+        names = sorted(p["name"] for p in admin.pages("/pets"))
+        results.check("a CSV with CRLF lines is imported without stray carriage returns",
+                      status == 200 and isinstance(summary, dict) and summary.get("created") == 2
+                      and names == ["Goldfish", "Guppy", "Koi, red"],
+                      f"status {status}, {summary}, names {names}")
+        admin.close()
+
+        copy = work / "copies" / "shop-copy.sqlite"
+        copy.parent.mkdir()
+        cli = run(binary, "--db", str(db), "backup", str(copy))
+        results.check("petstore backup copies the live store", cli.returncode == 0 and copy.is_file(),
+                      (cli.stdout + cli.stderr).strip()[-200:])
+
+        device = run(binary, "--db", str(db), "backup", str(work / "copies" / "NUL.sqlite"))
+        results.check("a backup named as a Windows device (NUL.sqlite) is refused in plain words",
+                      device.returncode != 0 and "keeps the name NUL for a device" in device.stderr,
+                      f"exit {device.returncode}: {device.stderr.strip()[-200:]}")
+        for _ in range(60):
+            admin.expect(200, "GET", "/pets?limit=1")
+    finally:
+        server.stop()
+    logs = sorted(p.name for p in log_file.parent.iterdir())
+    results.check("the log file is rotated by size while the server writes it",
+                  logs == ["petstore.log", "petstore.log.1", "petstore.log.2"]
+                  and "GET /pets" in log_file.with_name("petstore.log.1").read_text(errors="replace"),
+                  f"files {logs}")
+
+    con = run(binary, "--db", str(work / "con"), "keys", "list")
+    results.check("a store named as a Windows device (con) is refused in plain words",
+                  con.returncode != 0 and "keeps the name CON for a device" in con.stderr,
+                  f"exit {con.returncode}: {con.stderr.strip()[-200:]}")
+
+    restored = run(binary, "--db", str(db), "restore", str(copy))
+    kept = sorted(p.name for p in db.parent.iterdir() if ".before-restore-" in p.name)
+    results.check("petstore restore puts a backup back and keeps the replaced store, named without ':'",
+                  restored.returncode == 0 and "It holds 3 pets" in restored.stdout
+                  and len(kept) == 1 and ":" not in kept[0],
+                  f"exit {restored.returncode}: {restored.stdout.strip()[-300:]} {restored.stderr.strip()[-200:]}; kept {kept}")
+
+    print(f"{results.passed} passed, {results.failed} failed", flush=True)
+    if results.failed == 0:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print(f"kept {work} for a look", flush=True)
+    return 1 if results.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
