@@ -16,7 +16,8 @@ writes, which runs `wine petstore.exe`) and looks at what a shop would see:
     sentence, never written into the device;
   - CSV exports end their lines with CRLF, and an import of a file with CRLF lines (as Excel
     on Windows saves it) reads its cells without a stray carriage return;
-  - the log file is rotated by size while the server writes it.
+  - the log file is rotated by size while the server writes it;
+  - the staff UI and the docs page are served (embedded in the .exe, debug builds included).
 
 Prints one line per check, then `N passed, M failed`; exits 1 on any failure.
 Usage: python3 tests/windows/run.py --binary target/windows-wine/petstore --prefix WINEPREFIX
@@ -147,6 +148,12 @@ def main() -> int:
                             env={"PETSTORE_ADMIN_KEY": admin_key}, log=work / "shop.log", timeout=90)
     try:
         admin = harness.Client(server.base, admin_key, timeout=30)
+        pages = {}
+        for path in ["/", "/docs", "/docs/docs.js"]:
+            status, body = raw_call(server.base, admin_key, "GET", path, headers={"Accept": "*/*"})
+            pages[path] = (status, len(body))
+        results.check("the staff UI and the docs page are served from the program itself",
+                      all(status == 200 and size > 0 for status, size in pages.values()), f"{pages}")
         category = admin.expect(201, "POST", "/categories", {"name": "Fish"})["id"]
         admin.expect(201, "POST", "/pets", {"name": "Goldfish", "categoryId": category,
                                             "status": "available"})
