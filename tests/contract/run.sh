@@ -20,6 +20,7 @@
 #   CONTRACT_MAX_EXAMPLES   test cases per operation     (default 200: about 16,000 cases over the
 #                           document's ~80 operations, about what 300 gave over the ~60 before 1.2)
 #   CONTRACT_SEED           fix the generator's seed to repeat a run
+#   CONTRACT_PHASES         schemathesis's phases, comma-separated (default: all of them)
 #   CONTRACT_REPORT_DIR     keep the JUnit report and the server log there
 set -euo pipefail
 
@@ -101,8 +102,9 @@ problems=()
 say "schemathesis: up to $max_examples cases per operation"
 CONTRACT_TARGET_KEY_ID="$("$venv/bin/python" tests/contract/prepare.py "$base" "$admin_key")"
 export CONTRACT_TARGET_KEY_ID
-seed_args=()
-[[ -n "${CONTRACT_SEED:-}" ]] && seed_args=(--seed "$CONTRACT_SEED")
+run_args=()
+[[ -n "${CONTRACT_SEED:-}" ]] && run_args=(--seed "$CONTRACT_SEED")
+[[ -n "${CONTRACT_PHASES:-}" ]] && run_args+=(--phases "$CONTRACT_PHASES")
 status=0
 # One worker: with two, Hypothesis on Python 3.11 now and then trips over a thread race while
 # describing its strategies (SystemError: AST constructor recursion depth mismatch).
@@ -120,7 +122,7 @@ timeout 1800 "$venv/bin/st" --no-color --config-file tests/contract/schemathesis
     --generation-database none \
     --suppress-health-check all \
     --report junit --report-junit-path "$tmp/junit.xml" \
-    "${seed_args[@]}" | tee "$tmp/schemathesis.log" || status=$?
+    "${run_args[@]}" | tee "$tmp/schemathesis.log" || status=$?
 
 cases="$(grep -oE '[0-9]+ generated' "$tmp/schemathesis.log" | tail -n1 | grep -oE '[0-9]+' || true)"
 echo "schemathesis ran ${cases:-an unknown number of} test cases"
