@@ -83,9 +83,10 @@ def read_stdout(server: harness.Server) -> str:
 
 def data_folder(prefix: Path) -> Path:
     """%APPDATA%\\petstore\\petstore\\data inside the Wine prefix, as a Linux path."""
-    users = prefix / "drive_c" / "users"
-    user = os.environ.get("USER") or "root"
-    return users / user / "AppData" / "Roaming" / "petstore" / "petstore" / "data"
+    users = [u for u in (prefix / "drive_c" / "users").iterdir() if u.name != "Public"]
+    if len(users) != 1:
+        raise RuntimeError(f"expected one user in the Wine prefix, found {users}")
+    return users[0] / "AppData" / "Roaming" / "petstore" / "petstore" / "data"
 
 
 def main() -> int:
