@@ -154,6 +154,8 @@ def main() -> int:
     parser.add_argument("--pets", type=int, default=5, help="pets seeded per cycle")
     parser.add_argument("--stock", type=int, default=1000, help="units per pet")
     parser.add_argument("--seed", type=int, default=None, help="random seed (printed if not given)")
+    parser.add_argument("--start-timeout", type=float, default=30.0,
+                        help="seconds a (re)start may take to answer /health")
     parser.add_argument("--min-acked", type=int, default=0,
                         help="orders answered 201 before the random wait to the kill starts (a slow "
                              "server, such as petstore.exe under Wine, may otherwise answer none)")
@@ -172,7 +174,7 @@ def main() -> int:
 
     def start() -> harness.Server:
         return harness.Server([str(binary), "serve", "--db", str(db), "--bind", "127.0.0.1:0"],
-                              env=env, log=log)
+                              env=env, log=log, timeout=args.start_timeout)
 
     results = Results()
     server = start()

@@ -73,7 +73,7 @@ echo "took $((SECONDS - stage)) s"
 
 stage=$SECONDS
 say "crash test under Wine: SIGKILL during orders"
-python3 tests/crash/run.py --binary "$wrapper_dir/petstore" --cycles 2 --min-acked 50
+python3 tests/crash/run.py --binary "$wrapper_dir/petstore" --cycles 2 --min-acked 50 --start-timeout 120
 echo "took $((SECONDS - stage)) s"
 
 stage=$SECONDS
