@@ -397,6 +397,20 @@ def refund_paths():
     return {
         "/store/sales/{saleId}/refunds": {
             "parameters": [path_id("saleId", "sale")],
+            "get": op(
+                "listSaleRefunds",
+                "List a sale's refunds",
+                "Every refund of the sale, oldest first (not paged: a sale has few), each with "
+                "its lines. With the sale's lines this says how many units of each line may "
+                "still be refunded (sold less refunded) and what is left of its total and tax.",
+                responses(
+                    {
+                        "200": success("The sale's refunds, oldest first; empty when none.", {"type": "array", "items": schema("Refund")}, BETA),
+                        "404": ref("responses", "NotFound"),
+                    },
+                    forbidden=False,
+                ),
+            ),
             "post": op(
                 "refundSale",
                 "Refund part of a sale",

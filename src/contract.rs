@@ -672,6 +672,13 @@ pub const OPERATIONS: &[Operation] = &[
         "readonly",
     )),
     beta(op(
+        "GET",
+        "/store/sales/{saleId}/refunds",
+        "listSaleRefunds",
+        "Store",
+        "readonly",
+    )),
+    beta(op(
         "POST",
         "/store/sales/{saleId}/refunds",
         "refundSale",

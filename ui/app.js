@@ -22,6 +22,7 @@ import * as pets from './pages/pets.js';
 import * as categories from './pages/categories.js';
 import * as inventory from './pages/inventory.js';
 import * as orders from './pages/orders.js';
+import * as sales from './pages/sales.js';
 import * as keys from './pages/keys.js';
 import * as backups from './pages/backups.js';
 import * as network from './pages/network.js';
@@ -45,7 +46,7 @@ import { invalidateSuppliers } from './stockroom.js';
  */
 
 /** @type {Record<string, PageModule>} */
-const PAGES = { pets, till: tillPage, care, categories, inventory, orders, stocktake, purchasing, suppliers, reports, keys, staff, backups, network, restore };
+const PAGES = { pets, till: tillPage, care, categories, inventory, orders, sales, stocktake, purchasing, suppliers, reports, keys, staff, backups, network, restore };
 
 /** The role a key had when the store last answered (for starting while it cannot be reached). */
 const ROLE_SEEN = 'petstore.role-seen';

@@ -88,6 +88,7 @@
  * @property {string} [completedAt]  interface 1.1
  * @property {number} [unitPrice]    interface 1.1
  * @property {number} [total]        interface 1.1
+ * @property {number} [saleId]       interface 1.2: the sale this order is a line of
  */
 
 /**

@@ -65,7 +65,10 @@ pub fn build(state: AppState) -> Router {
         .route("/store/reports/daily", get(reports::daily))
         .route("/store/sales", get(sales::list).post(sales::place))
         .route("/store/sales/{saleId}", get(sales::get))
-        .route("/store/sales/{saleId}/refunds", post(sales::refund))
+        .route(
+            "/store/sales/{saleId}/refunds",
+            get(sales::refunds).post(sales::refund),
+        )
         .route("/store/sales/{saleId}/receipt", get(sales::receipt))
         .route("/store/shifts", get(shifts::list).post(shifts::open))
         .route("/store/shifts/{shiftId}", get(shifts::get))

@@ -1,5 +1,6 @@
 //! `/store/sales`: selling a basket at the counter, reading sales back, printing their
-//! receipts (HTML, or plain text with `Accept: text/plain`), and refunding them.
+//! receipts (HTML, or plain text with `Accept: text/plain`), and refunding them (and listing
+//! a sale's refunds).
 //! Readonly and pos keys see a sale's customer without `phone` and `email`.
 
 use axum::extract::State;
@@ -139,6 +140,12 @@ pub async fn refund(
         Answer::Fresh(refund) => respond::created(refunds, &refund),
         Answer::Replayed(body) => respond::replayed(201, body, |_| Some(refunds.clone())),
     })
+}
+
+/// A sale's refunds, oldest first: what a refund dialog needs to know of what is left.
+pub async fn refunds(_: Auth<Readonly>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
+    let refunds = s.app.store().refunds().of_sale(id).await?;
+    Ok(respond::json(&refunds))
 }
 
 /// Whether the client asked for the plain-text receipt: `text/plain` named in `Accept`

@@ -10,7 +10,7 @@ use crate::domain::receipt::{self, Receipt};
 use crate::domain::refund::{Refund, RefundLine};
 
 /// The refunds of sale `sale_id` with their lines, oldest first.
-fn refunds_of(conn: &Connection, sale_id: i64) -> Result<Vec<Refund>> {
+pub(super) fn refunds_of(conn: &Connection, sale_id: i64) -> Result<Vec<Refund>> {
     let mut lines: HashMap<i64, Vec<RefundLine>> = HashMap::new();
     let rows: Vec<(i64, RefundLine)> = conn
         .prepare_cached(

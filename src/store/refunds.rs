@@ -12,7 +12,7 @@
 use rusqlite::params;
 
 use super::inventory::{self, Cause};
-use super::{pets, sales, shifts, Call, Result, Store, Tx};
+use super::{pets, receipts, sales, shifts, Call, Result, Store, Tx};
 use crate::domain::inventory::Source;
 use crate::domain::order;
 use crate::domain::pet::PetStatus;
@@ -179,5 +179,14 @@ impl<'s> Refunds<'s> {
     /// Refunds part of a sale, made `by` the named key.
     pub fn create(&self, sale_id: i64, new: NewRefund, by: Option<String>) -> Call<'s, Refund> {
         Call::write(self.0, move |tx| refund(tx, sale_id, new, by.as_deref()))
+    }
+
+    /// The refunds of sale `sale_id`, oldest first, read in one snapshot; `not_found` when
+    /// there is no such sale.
+    pub fn of_sale(&self, sale_id: i64) -> Call<'s, Vec<Refund>> {
+        Call::read(self.0, move |c| {
+            sales::require(c, sale_id)?;
+            receipts::refunds_of(c, sale_id)
+        })
     }
 }

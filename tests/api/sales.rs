@@ -827,3 +827,40 @@ async fn a_repeated_refund_with_its_idempotency_key_replays_without_refunding_ag
     );
     assert_eq!(stock(&app, pet).await, 1);
 }
+
+#[tokio::test]
+async fn a_sales_refunds_are_listed_oldest_first_to_any_key_and_an_unknown_sale_is_not_found() {
+    let app = TestApp::spawn().await;
+    let sale = sold(&app, 400, 3, 3).await;
+    let pet = sale["lines"][0]["petId"].as_i64().unwrap();
+    let path = format!("/store/sales/{}/refunds", sale["id"]);
+    assert_eq!(app.get_json(&path).await, json!([]), "none yet");
+    let mut given = Vec::new();
+    for (quantity, method) in [(1, "cash"), (2, "card")] {
+        let res = refund(
+            &app,
+            &sale,
+            json!({ "lines": [{ "petId": pet, "quantity": quantity }], "method": method,
+                    "reason": "returned", "restock": quantity == 1 }),
+        )
+        .await;
+        assert_eq!(res.status(), 201);
+        given.push(body(res).await);
+    }
+    let readonly = app.key("readonly", "business").await;
+    let res = app
+        .request_as(&readonly, Method::GET, &path)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let listed = body(res).await;
+    assert_eq!(listed, json!(given), "each refund as its POST answered it");
+    assert_eq!(
+        listed[1]["lines"][0]["amount"], 800,
+        "the last gives what is left"
+    );
+    assert_eq!(listed[1]["restock"], false);
+    let res = app.get("/store/sales/999999/refunds").await;
+    assert_error(res, 404, "not_found").await;
+}

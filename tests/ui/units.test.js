@@ -292,3 +292,39 @@ describe('the animal refusals in plain words', () => {
     assert.equal(explain({ status: 409, code: 'duplicate_code', message: 'microchip 985112345678901 is on pet 3' }), 'Another animal already has this microchip number.');
   });
 });
+
+describe('the refund preview', async () => {
+  const { refundShare, refundedByPet } = await load('refund.js');
+  const none = { quantity: 0, amount: 0, tax: 0 };
+
+  it('gives the rounded share, and the refund that empties a line gives exactly what is left', () => {
+    // 3 × 333 = 999 with 167 tax (the server's own table test): 333/56, 333/56, then 333/55.
+    const line = { total: 999, tax: 167, quantity: 3 };
+    assert.deepEqual(refundShare(line, none, 1), { amount: 333, tax: 56 });
+    assert.deepEqual(refundShare(line, { quantity: 2, amount: 666, tax: 112 }, 1), { amount: 333, tax: 55 });
+    assert.deepEqual(refundShare(line, none, 3), { amount: 999, tax: 167 });
+  });
+
+  it('never gives more than is left, and refuses more units than may still be refunded', () => {
+    // Ten units of a 5-cent line: 0.5 rounds to 1, until nothing is left.
+    const line = { total: 5, tax: 0, quantity: 10 };
+    assert.deepEqual(refundShare(line, { quantity: 5, amount: 5, tax: 0 }, 1), { amount: 0, tax: 0 });
+    assert.equal(refundShare(line, none, 11), null);
+    assert.equal(refundShare(line, none, 0), null);
+    assert.equal(refundShare(line, none, 1.5), null);
+  });
+
+  it('is exact for the largest line the bounds allow', () => {
+    const line = { total: 2_000_000_000_000, tax: 333_333_333_333, quantity: 10_000 };
+    assert.deepEqual(refundShare(line, none, 9_999), { amount: 1_999_800_000_000, tax: 333_300_000_000 });
+  });
+
+  it('adds up what earlier refunds took back, by pet', () => {
+    const back = refundedByPet([
+      { lines: [{ petId: 1, quantity: 1, amount: 10, tax: 2 }, { petId: 2, quantity: 2, amount: 30, tax: 5 }] },
+      { lines: [{ petId: 1, quantity: 2, amount: 20, tax: 3 }] },
+    ]);
+    assert.deepEqual(back.get(1), { quantity: 3, amount: 30, tax: 5 });
+    assert.deepEqual(back.get(2), { quantity: 2, amount: 30, tax: 5 });
+  });
+});

@@ -1,7 +1,8 @@
 //! Orders: open and completed, newest first; place an order (pick a pet, a quantity); mark
 //! complete, with five seconds to undo before it is sent (completion is one-way on the
 //! server); cancel. A row completed here stays where it was, marked done, so the next order
-//! never slides under the pointer. Each row shows the pet's current status.
+//! never slides under the pointer. Each row shows the pet's current status, and a line of a
+//! sale (interface 1.2) links to that sale on the Sales page.
 
 import * as api from '../api.js';
 import { h, field, uid, replace } from '../dom.js';
@@ -220,7 +221,7 @@ export function mount(ctx) {
     const waiting = pending.has(o.id);
     const doneHere = open && recent.has(o.id);
     return h('tr', { 'data-order-id': String(o.id), class: doneHere ? 'done-here' : waiting ? 'completing' : null },
-      h('td', { class: 'id' }, `#${o.id}`),
+      h('td', { class: 'id' }, `#${o.id}`, o.saleId ? h('a', { class: 'sale-link', href: `#/sales?sale=${o.saleId}` }, ' sale', srOnly(` of order ${o.id}`)) : null),
       h('th', { scope: 'row', class: 'name' }, name),
       h('td', {}, pet ? statusBadge(pet.status) : '—'),
       h('td', { class: 'num' }, String(o.quantity)),
