@@ -3,10 +3,14 @@
 
 It signs in with a pos key from the environment, finds an item, sells it with an
 Idempotency-Key (retrying with the same key after a network error, a 503 or a 429, waiting
-Retry-After), hands it over, and follows /events to keep its view of the stock fresh. Errors
-are shown by their `code`.
+Retry-After), hands it over, and follows /events to keep its view of the stock fresh.
+`basket` rings up several items as one sale paid in cash (with change), prints the receipt's
+text for a 42-column printer, and refunds the first line's unit with a staff key
+(`PETSTORE_STAFF_KEY`: a refund is a staff member's decision, not the till's). Errors are shown
+by their `code`.
 
     PETSTORE_URL=http://127.0.0.1:8080 PETSTORE_KEY=psk_... python till.py sell "Rex" [quantity]
+    PETSTORE_URL=... PETSTORE_KEY=... python till.py basket "Guppy" "Neon tetra" "Snail"
 """
 
 from __future__ import annotations
@@ -18,19 +22,43 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 import httpx
 
 from petstore_client import AuthenticatedClient
 from petstore_client.api.pets import list_pets
-from petstore_client.api.store import get_inventory_item, place_order, update_order
-from petstore_client.models import Error, InventoryItem, NewOrder, Order, OrderPatch, Pet
+from petstore_client.api.store import (
+    get_inventory_item,
+    get_sale_receipt,
+    place_order,
+    place_sale,
+    refund_sale,
+    update_order,
+)
+from petstore_client.models import (
+    Error,
+    InventoryItem,
+    NewOrder,
+    NewRefund,
+    NewRefundLinesItem,
+    NewRefundMethod,
+    NewSale,
+    NewSaleLine,
+    Order,
+    OrderPatch,
+    Payment,
+    PaymentMethod,
+    Pet,
+    Refund,
+    Sale,
+)
 from petstore_client.types import Response
 
 BASE_URL = os.environ.get("PETSTORE_URL", "http://127.0.0.1:8080")
 KEY = os.environ.get("PETSTORE_KEY", "")
+STAFF_KEY = os.environ.get("PETSTORE_STAFF_KEY", "")
 ATTEMPTS = 5
 T = TypeVar("T")
 
@@ -129,24 +157,21 @@ def find(client: AuthenticatedClient, text: str) -> Pet:
     return answer.parsed[0]
 
 
-def sell(client: AuthenticatedClient, pet: Pet, quantity: int) -> Order:
-    """Places the order, retrying with the same Idempotency-Key: it is never sold twice."""
+def once(call: Callable[[str], Response[T | Error]], answer_type: type[T]) -> T:
+    """Sends `call` with one Idempotency-Key, resending it after a network error, a 503, a 429
+    or a 409 `conflict` (the first try still running): whatever it does is done once."""
     idempotency_key = f"till-{uuid.uuid4()}"
     attempt = 0
     while True:
         attempt += 1
         try:
-            answer = place_order.sync_detailed(
-                client=client,
-                body=NewOrder(pet_id=pet.id, quantity=quantity),
-                idempotency_key=idempotency_key,
-            )
+            answer = call(idempotency_key)
         except httpx.TransportError:
             if attempt >= ATTEMPTS:
                 raise  # the network stayed down
             time.sleep(backoff(attempt))
             continue
-        if isinstance(answer.parsed, Order):
+        if isinstance(answer.parsed, answer_type):
             return answer.parsed
         status = int(answer.status_code)
         code = answer.parsed.code.value if isinstance(answer.parsed, Error) else ""
@@ -154,6 +179,64 @@ def sell(client: AuthenticatedClient, pet: Pet, quantity: int) -> Order:
         if not retry or attempt >= ATTEMPTS:
             raise refused(answer)
         time.sleep(backoff(attempt, answer.headers))
+
+
+def sell(client: AuthenticatedClient, pet: Pet, quantity: int) -> Order:
+    """Places the order, retrying with the same Idempotency-Key: it is never sold twice."""
+    body = NewOrder(pet_id=pet.id, quantity=quantity)
+    return once(lambda key: place_order.sync_detailed(client=client, body=body, idempotency_key=key), Order)
+
+
+def ring_up(client: AuthenticatedClient, pets: list[Pet]) -> Sale:
+    """One unit of each pet as one sale, paid in cash rounded up to the next 10 (in the
+    currency's whole units, so there is change to give)."""
+    total = sum(p.price for p in pets if isinstance(p.price, int))
+    cash = (total // 1000 + 1) * 1000
+    body = NewSale(
+        lines=[NewSaleLine(pet_id=p.id, quantity=1) for p in pets],
+        payments=[Payment(method=PaymentMethod("cash"), amount=cash)],
+        till="Example till",
+    )
+    return once(lambda key: place_sale.sync_detailed(client=client, body=body, idempotency_key=key), Sale)
+
+
+def receipt_text(client: AuthenticatedClient, sale: Sale) -> str:
+    """The sale's receipt as plain text, at most 42 characters a line."""
+    plain = client.with_headers({"Accept": "text/plain"})
+    answer = get_sale_receipt.sync_detailed(sale.id, client=plain)
+    if not isinstance(answer.parsed, str):
+        raise refused(answer)
+    return answer.parsed
+
+
+def refund_first(client: AuthenticatedClient, sale: Sale) -> Refund:
+    """Gives back one unit of the sale's first line, in cash, back into stock."""
+    body = NewRefund(
+        lines=[NewRefundLinesItem(pet_id=sale.lines[0].pet_id, quantity=1)],
+        method=NewRefundMethod("cash"),
+        reason="Changed their mind",
+    )
+    return once(lambda key: refund_sale.sync_detailed(sale.id, client=client, body=body, idempotency_key=key), Refund)
+
+
+def money(minor: int) -> str:
+    """Minor units as a plain amount in a currency of two decimals (the demo's): 1234 -> 12.34."""
+    return f"{minor / 100:.2f}"
+
+
+def basket(client: AuthenticatedClient, names: list[str]) -> None:
+    sale = ring_up(client, [find(client, name) for name in names])
+    print(
+        f"sold sale {sale.id} (number {sale.number}): {len(sale.lines)} lines, total {money(sale.total)}, "
+        f"paid {money(sale.payments[0].amount)} in cash, change {money(sale.change)}"
+    )
+    print(receipt_text(client, sale), end="")
+    if not STAFF_KEY:
+        print("no refund: it needs a staff key in PETSTORE_STAFF_KEY")
+        return
+    staff = AuthenticatedClient(base_url=BASE_URL, token=STAFF_KEY, timeout=httpx.Timeout(10.0))
+    refund = refund_first(staff, sale)
+    print(f"refunded {money(refund.amount)} of sale {sale.id}: 1 x {sale.lines[0].name}")
 
 
 def hand_over(client: AuthenticatedClient, order: Order) -> Order:
@@ -172,8 +255,16 @@ def stock_of(client: AuthenticatedClient, pet_id: int) -> int:
 
 
 def main(args: list[str]) -> int:
+    if len(args) >= 2 and args[0] == "basket" and KEY:
+        try:
+            basket(AuthenticatedClient(base_url=BASE_URL, token=KEY, timeout=httpx.Timeout(10.0)), args[1:])
+            return 0
+        except StoreRefused as err:
+            print(f"refused: {err.error.code.value} ({err.error.status}): {err.error.message}", file=sys.stderr)
+            return 1
     if len(args) not in (2, 3) or args[0] != "sell" or not KEY:
         print('usage: PETSTORE_KEY=<pos key> python till.py sell "<pet name or barcode>" [quantity]', file=sys.stderr)
+        print('       PETSTORE_KEY=<pos key> python till.py basket "<pet>" "<pet>" ...', file=sys.stderr)
         return 2
     name, quantity = args[1], int(args[2]) if len(args) == 3 else 1
     client = AuthenticatedClient(base_url=BASE_URL, token=KEY, timeout=httpx.Timeout(10.0))

@@ -7,10 +7,16 @@
 #      PETSTORE_KEY from the demo): it generates the client from the served /openapi.json,
 #      type-checks the till (`mypy --strict`, `tsc --strict`) and sells one item;
 #   3. the sale is checked in the store with the admin key: the order exists, is complete, is
-#      for the pet the till named, and the stock went down by what was sold;
+#      for the pet the till named, and the stock went down by what was sold; the README's
+#      basket is one sale of three lines paid in cash with change, its receipt text (at most 42
+#      characters a line) was printed, and one unit of its first line was refunded (with the
+#      demo's staff key, PETSTORE_STAFF_KEY);
 #   4. each till is run once more, by barcode, asking for more than the stock, and must show the
 #      store's error by its code (insufficient_stock) and exit 1;
-#   5. the generated Python models hold one class per shared shape (no `*_type_1` copies).
+#   5. the generated Python models hold one class per shared shape (no `*_type_1` copies);
+#   6. the TypeScript till exits by itself once its work is done: run under a generous
+#      timeout it is never killed, and when its main module has returned no timer is left
+#      to keep Node running (a pending sleep once kept it alive for ten seconds).
 #
 # Needs python3 (with venv), Node.js 20+ with npm, and the built binary
 # (PETSTORE_BIN, default target/debug/petstore). The examples install their own tools (pip in
@@ -43,15 +49,15 @@ mkfifo "$tmp/stdout"
 "$bin" --db "$tmp/demo.sqlite" demo --bind 127.0.0.1:0 >"$tmp/stdout" 2>"$tmp/server.log" &
 server_pid=$!
 exec 3<"$tmp/stdout"
-base="" admin_key="" pos_key=""
+base="" admin_key="" pos_key="" staff_key=""
 while IFS= read -r -t 120 line <&3; do
     printf '%s\n' "$line"
     if [[ "$line" =~ petstore\ listening\ on\ (http://[^[:space:]]+) ]]; then base="${BASH_REMATCH[1]%/}"; fi
     if [[ "$line" =~ ^Admin\ key:\ (psk_[0-9a-f]+) ]]; then admin_key="${BASH_REMATCH[1]}"; fi
     if [[ "$line" =~ ^POS\ key.*:\ (psk_[0-9a-f]+) ]]; then pos_key="${BASH_REMATCH[1]}"; fi
-    if [[ "$line" =~ ^Staff\ key ]]; then break; fi
+    if [[ "$line" =~ ^Staff\ key.*:\ (psk_[0-9a-f]+) ]]; then staff_key="${BASH_REMATCH[1]}"; break; fi
 done
-[[ -n "$base" && -n "$admin_key" && -n "$pos_key" ]] || {
+[[ -n "$base" && -n "$admin_key" && -n "$pos_key" && -n "$staff_key" ]] || {
     tail -n 20 "$tmp/server.log" >&2 || true
     fail "the demo did not print its address and keys"
 }
@@ -83,12 +89,13 @@ check_example() {
     commands="$(awk '/^```sh$/ {on=1; next} /^```$/ && on {exit} on' "$dir/README.md")"
     [[ -n "$commands" ]] || fail "examples/$name/README.md has no sh block"
     local sold_name
-    sold_name="$(printf '%s\n' "$commands" | tail -n1 | sed -E 's/.* sell "([^"]+)".*/\1/')"
+    sold_name="$(printf '%s\n' "$commands" | grep -E ' sell "' | tail -n1 | sed -E 's/.* sell "([^"]+)".*/\1/')"
     local pet before
     pet="$(pet_id_of "$sold_name")" || fail "the demo has no pet named $sold_name"
     before="$(field "/store/inventory/$pet" quantity)"
     printf '%s\n' "$commands" | sed 's/^/  $ /'
-    (cd "$dir" && PETSTORE_URL="$base" PETSTORE_KEY="$pos_key" bash -euo pipefail -c "$commands") \
+    (cd "$dir" && PETSTORE_URL="$base" PETSTORE_KEY="$pos_key" PETSTORE_STAFF_KEY="$staff_key" \
+        bash -euo pipefail -c "$commands") \
         >"$tmp/$name.out" 2>"$tmp/$name.err" || {
         tail -n 40 "$tmp/$name.out" "$tmp/$name.err" >&2
         fail "examples/$name: following the README failed"
@@ -105,6 +112,54 @@ check_example() {
     [[ "$after" -eq $((before - sold)) ]] || fail "stock of pet $pet went from $before to $after, $sold sold"
     grep -q "(from /events)" "$tmp/$name.out" || fail "examples/$name: the till never saw its sale on /events"
     echo "ok     examples/$name sold order $order ($sold of pet $pet); stock $before -> $after"
+    check_basket "$name"
+}
+
+# The README's basket: one sale of three lines, cash with change, its receipt text printed,
+# one unit of its first line refunded.
+check_basket() {
+    local name="$1" out="$tmp/$1.out" sale
+    sale="$(grep -oE '^sold sale [0-9]+' "$out" | grep -oE '[0-9]+$')" ||
+        fail "examples/$name: the till did not say which sale it rang up"
+    curl -fsS -H "X-API-Key: $admin_key" "$base/store/sales/$sale" | python3 -c '
+import json, sys
+sale = json.load(sys.stdin)
+lines, payments, refunded = sale["lines"], sale["payments"], sale["refunded"]
+problems = []
+if len(lines) != 3: problems.append(f"{len(lines)} lines, not 3")
+if [p["method"] for p in payments] != ["cash"]: problems.append(f"payments {payments}")
+if sale["change"] <= 0: problems.append("no change given")
+if refunded != lines[0]["unitPrice"]: problems.append(f"refunded {refunded}, not one unit of line 0")
+if problems: sys.exit("; ".join(problems))
+' || fail "examples/$name: sale $sale is not the README's basket"
+    # The receipt text: everything the till printed between the sale and its refund.
+    local receipt
+    receipt="$(sed -n '/^sold sale /,/^refunded /p' "$out" | sed '1d;$d')"
+    grep -q 'TOTAL' <<<"$receipt" || fail "examples/$name: no receipt text was printed"
+    awk 'length($0) > 42 { bad = 1 } END { exit bad }' <<<"$receipt" ||
+        fail "examples/$name: a receipt line is longer than 42 characters"
+    grep -qE '^refunded [0-9]+\.[0-9]{2} of sale '"$sale"': 1 x ' "$out" ||
+        fail "examples/$name: the till did not say what it refunded"
+    echo "ok     examples/$name rang up sale $sale (3 lines, cash with change), printed its receipt ($(wc -l <<<"$receipt") lines) and refunded one unit"
+}
+
+# The TypeScript till exits by itself: it is never killed under a generous timeout, and once
+# its main module has returned no timer is left to keep Node running.
+check_exits() {
+    local dir="$tmp/typescript" status=0
+    (cd "$dir" && PETSTORE_URL="$base" PETSTORE_KEY="$pos_key" timeout 120 node --input-type=module -e '
+const till = "./dist/till.js";
+process.argv.splice(1, 0, till);
+await import(till);
+console.error("left open: " + JSON.stringify(process.getActiveResourcesInfo()));
+' sell "$1") >"$tmp/exits.out" 2>"$tmp/exits.err" || status=$?
+    [[ "$status" -ne 124 ]] || fail "examples/typescript did not exit by itself within 120 s"
+    [[ "$status" -eq 0 ]] || fail "examples/typescript exited $status: $(tail -n 5 "$tmp/exits.err")"
+    grep -q '^left open: ' "$tmp/exits.err" || fail "examples/typescript: the exit probe did not run"
+    if grep '^left open: ' "$tmp/exits.err" | grep -q '"Timeout"'; then
+        fail "examples/typescript left a timer running after its work: $(grep '^left open: ' "$tmp/exits.err")"
+    fi
+    echo "ok     examples/typescript exits by itself; after its work: $(grep '^left open: ' "$tmp/exits.err" | cut -c12-)"
 }
 
 check_refusal() {
@@ -128,6 +183,7 @@ echo "ok     the generated Python models have one class per shared shape ($(ls "
 
 check_example typescript
 check_refusal typescript "node dist/till.js sell" "2000000000015"
+check_exits "Neon tetra"
 
 if grep -qE 'panicked at' "$tmp/server.log"; then
     grep -E -A3 'panicked at' "$tmp/server.log" >&2

@@ -5,9 +5,13 @@
  * It signs in with a pos key from the environment, finds an item, sells it with an
  * Idempotency-Key (retrying with the same key after a network error, a 503 or a 429, waiting
  * Retry-After), hands it over, and follows /events to keep its view of the stock fresh.
- * Errors are shown by their `code`.
+ * `basket` rings up several items as one sale paid in cash (with change), prints the
+ * receipt's text for a 42-column printer, and refunds the first line's unit with a staff key
+ * (`PETSTORE_STAFF_KEY`: a refund is a staff member's decision, not the till's). Errors are
+ * shown by their `code`. It exits as soon as it is done: no timer or stream is left open.
  *
  *   PETSTORE_URL=http://127.0.0.1:8080 PETSTORE_KEY=psk_... node dist/till.js sell "Rex" [quantity]
+ *   PETSTORE_URL=... PETSTORE_KEY=... node dist/till.js basket "Guppy" "Neon tetra" "Snail"
  */
 import { randomUUID } from "node:crypto";
 import createClient from "openapi-fetch";
@@ -15,10 +19,13 @@ import type { components, paths } from "./schema.js";
 
 type Pet = components["schemas"]["Pet"];
 type Order = components["schemas"]["Order"];
+type Sale = components["schemas"]["Sale"];
+type Refund = components["schemas"]["Refund"];
 type ApiError = components["schemas"]["Error"];
 
 const baseUrl = process.env.PETSTORE_URL ?? "http://127.0.0.1:8080";
 const key = process.env.PETSTORE_KEY ?? "";
+const staffKey = process.env.PETSTORE_STAFF_KEY ?? "";
 const ATTEMPTS = 5;
 
 const client = createClient<paths>({ baseUrl, headers: { "X-API-Key": key } });
@@ -37,6 +44,18 @@ function refused(error: ApiError | undefined, response: Response): never {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether `promise` settles within `ms`; its timer is cleared either way, so a finished till
+ * is not kept alive for the rest of the wait. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** How long to wait before attempt `attempt + 1`: Retry-After when the store sent one. */
 function backoff(attempt: number, response?: Response): number {
@@ -104,7 +123,7 @@ class StockView {
     while (this.quantities.get(petId) !== quantity) {
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      await Promise.race([new Promise<void>((wake) => this.waiters.push(wake)), sleep(left)]);
+      await within(new Promise<void>((wake) => this.waiters.push(wake)), left);
     }
     return true;
   }
@@ -130,16 +149,26 @@ async function find(text: string): Promise<Pet> {
 
 /** Places the order, retrying with the same Idempotency-Key: it is never sold twice. */
 async function sell(pet: Pet, quantity: number): Promise<Order> {
+  return once((idempotencyKey) =>
+    client.POST("/store/orders", {
+      params: { header: { "Idempotency-Key": idempotencyKey } },
+      body: { petId: pet.id, quantity },
+    }),
+  );
+}
+
+/** Retries `call` with the same Idempotency-Key after a network error, a 503, a 429 or a
+ * 409 `conflict` (the first try still running): whatever it does is done once. */
+async function once<T>(
+  call: (idempotencyKey: string) => Promise<{ data?: T; error?: ApiError; response: Response }>,
+): Promise<T> {
   const idempotencyKey = `till-${randomUUID()}`;
   for (let attempt = 1; ; attempt++) {
     let answer;
     try {
-      answer = await client.POST("/store/orders", {
-        params: { header: { "Idempotency-Key": idempotencyKey } },
-        body: { petId: pet.id, quantity },
-      });
+      answer = await call(idempotencyKey);
     } catch (err) {
-      if (attempt >= ATTEMPTS) throw err; // the network stayed down
+      if (attempt >= ATTEMPTS) throw err;
       await sleep(backoff(attempt));
       continue;
     }
@@ -148,10 +177,72 @@ async function sell(pet: Pet, quantity: number): Promise<Order> {
     const retry =
       response.status === 503 ||
       response.status === 429 ||
-      (response.status === 409 && error?.code === "conflict"); // the first try is still running
+      (response.status === 409 && error?.code === "conflict");
     if (!retry || attempt >= ATTEMPTS) refused(error, response);
     await sleep(backoff(attempt, response));
   }
+}
+
+/** Rings up one unit of each pet as one sale, paid in cash rounded up to the next 10 (in the
+ * currency's whole units, so there is change to give). */
+async function ringUp(pets: Pet[]): Promise<Sale> {
+  const total = pets.reduce((sum, p) => sum + (p.price ?? 0), 0);
+  const cash = (Math.floor(total / 1000) + 1) * 1000;
+  return once((idempotencyKey) =>
+    client.POST("/store/sales", {
+      params: { header: { "Idempotency-Key": idempotencyKey } },
+      body: {
+        lines: pets.map((p) => ({ petId: p.id, quantity: 1 })),
+        payments: [{ method: "cash", amount: cash }],
+        till: "Example till",
+      },
+    }),
+  );
+}
+
+/** The sale's receipt as plain text, at most 42 characters a line. */
+async function receiptText(sale: Sale): Promise<string> {
+  const { data, error, response } = await client.GET("/store/sales/{saleId}/receipt", {
+    params: { path: { saleId: sale.id } },
+    headers: { Accept: "text/plain" },
+    parseAs: "text",
+  });
+  if (data === undefined) refused(error as ApiError | undefined, response);
+  return data;
+}
+
+/** Gives back one unit of the sale's first line, in cash, back into stock (a staff key's call). */
+async function refundFirst(sale: Sale, line: Sale["lines"][number]): Promise<Refund> {
+  const staff = createClient<paths>({ baseUrl, headers: { "X-API-Key": staffKey } });
+  return once((idempotencyKey) =>
+    staff.POST("/store/sales/{saleId}/refunds", {
+      params: { path: { saleId: sale.id }, header: { "Idempotency-Key": idempotencyKey } },
+      body: { lines: [{ petId: line.petId, quantity: 1 }], method: "cash", reason: "Changed their mind", restock: true },
+    }),
+  );
+}
+
+/** Minor units as a plain amount in a currency of two decimals (the demo's): 1234 → "12.34". */
+const money = (minor: number) => (minor / 100).toFixed(2);
+
+async function basket(names: string[]): Promise<void> {
+  const pets: Pet[] = [];
+  for (const name of names) pets.push(await find(name));
+  const sale = await ringUp(pets);
+  const [first] = sale.lines;
+  const paid = sale.payments.reduce((sum, p) => sum + p.amount, 0);
+  console.log(
+    `sold sale ${sale.id} (number ${sale.number}): ${sale.lines.length} lines, total ${money(sale.total)}, ` +
+      `paid ${money(paid)} in cash, change ${money(sale.change)}`,
+  );
+  process.stdout.write(await receiptText(sale));
+  if (!first) return;
+  if (!staffKey) {
+    console.log("no refund: it needs a staff key in PETSTORE_STAFF_KEY");
+    return;
+  }
+  const refund = await refundFirst(sale, first);
+  console.log(`refunded ${money(refund.amount)} of sale ${sale.id}: 1 x ${first.name}`);
 }
 
 /** Marks the order handed over. */
@@ -174,8 +265,21 @@ async function stockOf(petId: number): Promise<number> {
 
 async function main(args: string[]): Promise<number> {
   const [command, name, count] = args;
+  if (command === "basket" && args.length >= 2 && key) {
+    try {
+      await basket(args.slice(1));
+      return 0;
+    } catch (err) {
+      if (err instanceof StoreRefused) {
+        console.error(`refused: ${err.error.code} (${err.error.status}): ${err.error.message}`);
+        return 1;
+      }
+      throw err;
+    }
+  }
   if (command !== "sell" || !name || !key) {
     console.error('usage: PETSTORE_KEY=<pos key> node dist/till.js sell "<pet name or barcode>" [quantity]');
+    console.error('       PETSTORE_KEY=<pos key> node dist/till.js basket "<pet>" "<pet>" ...');
     return 2;
   }
   const quantity = Number(count ?? "1");
@@ -187,7 +291,7 @@ async function main(args: string[]): Promise<number> {
     stock.quantities.set(pet.id, before);
     console.log(`${pet.name} (pet ${pet.id}): ${before} in stock`);
     // Sell only once the stream is open, so it cannot miss the sale's own stock change.
-    await Promise.race([stock.connected, sleep(10_000)]);
+    await within(stock.connected, 10_000);
     const order = await handOver(await sell(pet, quantity));
     console.log(`sold order ${order.id}: ${order.quantity} x ${pet.name}, handed over`);
     const fresh = await stock.until(pet.id, before - quantity, 10_000);
