@@ -55,7 +55,7 @@ suite_ui() {
 }
 
 suite_crash() {
-  echo "== crash test: SIGKILL during orders"
+  echo "== crash test: SIGKILL during orders and sales"
   cargo build --bin petstore
   python3 tests/crash/run.py --cycles 3
 }
