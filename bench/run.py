@@ -10,6 +10,8 @@ both with wrk at 32 connections and 2 threads:
   list 50         GET /pets?limit=50
   create a pet    POST /pets
   place an order  POST /store/orders          (a fresh Idempotency-Key per request)
+  a 3-line sale   POST /store/sales           (three random pets, cash with change; its rate
+                                               against the order rate's, in the same run)
 
 and prints requests/s, p50, p99, errors and the ratio to the ceiling against the targets, plus
 idle and peak memory, the time from start to the first 200, a check that an order is synced to
@@ -52,6 +54,8 @@ WRK_DIR = ROOT / "bench" / "wrk"
 RESULTS_DIR = ROOT / "bench" / "results"
 CONNECTIONS, THREADS = 32, 2
 CATEGORIES, PETS, STOCK = 5, 1_000, 1_000_000
+SALE_PRICE = 500  # every seeded pet's price (bench/wrk/sale.lua pays 3 x this + change)
+SALE_TARGET = 0.6  # a 3-line sale's requests/s at least this times an order's (three lines, one commit)
 BIG_PETS, BIG_ORDERS = 100_000, 1_000_000
 GROWTH_KEEPS = 0.5  # a figure on the big store "keeps its speed" at >= half of the small one's
 READ_TARGET, LIST_TARGET, ORDER_TARGET = 0.6, 0.35, 0.12  # ratios to the ceiling
@@ -198,7 +202,7 @@ def seed_api(base: str, key: str) -> tuple[list[int], list[int]]:
         for n in chunk:
             pet = c.expect(201, "POST", "/pets", {"name": f"pet-{n:04d}",
                                                   "categoryId": categories[n % CATEGORIES],
-                                                  "status": "available"})["id"]
+                                                  "status": "available", "price": SALE_PRICE})["id"]
             c.expect(200, "PUT", f"/store/inventory/{pet}", {"quantity": STOCK})
             ids.append(pet)
         c.close()
@@ -433,6 +437,7 @@ def start_petstore(binary: Path, work: Path, name: str, env: dict,
 
 
 def main() -> int:
+    global PETS  # --pets sets the size every part of the run seeds and reports
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=float, default=10.0,
                         help="seconds of load per server and scenario (default 10, in two halves)")
@@ -441,10 +446,14 @@ def main() -> int:
                         help="run only the main table (ceiling, baseline, others, petstore) or only the growth run")
     parser.add_argument("--growth", action="store_true", help=argparse.SUPPRESS)  # the default now
     parser.add_argument("--crash-cycles", type=int, default=20, help="crash test cycles (0 skips it)")
+    parser.add_argument("--scenarios", metavar="NAMES",
+                        help="only these main-table scenarios, comma-separated (\"place an order,a 3-line sale\")")
+    parser.add_argument("--pets", type=int, default=PETS, help=f"pets seeded through the API (default {PETS:,})")
     parser.add_argument("--rate-limits", choices=["off", "on"], default="off",
                         help="off (default) if this build has the setting; on keeps the limiter")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
     parser.add_argument("--petstore", type=Path, help="benchmark this petstore binary instead of the build")
+    parser.add_argument("--ceiling", type=Path, help="use this petstore-ceiling binary instead of the build")
     parser.add_argument("--baseline", type=Path, help="also measure this petstore binary, side by side")
     parser.add_argument("--baseline-commit", metavar="REV",
                         help="also measure petstore built at REV (built once, kept in target/baseline/)")
@@ -453,6 +462,13 @@ def main() -> int:
                         help="also petstore on PostgreSQL, one process and two: the server's base URL "
                              "(postgresql://user:password@host:port); a new database is made on it")
     args = parser.parse_args()
+    PETS = args.pets
+    names = [name for name, *_ in MAIN_SCENARIOS]
+    wanted = [w.strip() for w in args.scenarios.split(",")] if args.scenarios else names
+    unknown = [w for w in wanted if w not in names]
+    if unknown:
+        parser.error(f"unknown scenarios {unknown}; the main table has {names}")
+    args.scenarios = wanted
 
     ensure_wrk()
     baseline = args.baseline
@@ -463,7 +479,7 @@ def main() -> int:
     else:
         print("building release binaries", flush=True)
         release = harness.build(["petstore", "petstore-ceiling"], release=True)
-    binary, ceiling_binary = args.petstore or release / "petstore", release / "petstore-ceiling"
+    binary, ceiling_binary = args.petstore or release / "petstore", args.ceiling or release / "petstore-ceiling"
     work = Path(tempfile.mkdtemp(prefix="petstore-bench-"))
     started_at = datetime.datetime.now(datetime.timezone.utc)
 
@@ -496,6 +512,16 @@ def main() -> int:
     print(f"\nresults: {out.relative_to(ROOT)}")
     shutil.rmtree(work, ignore_errors=True)
     return 0 if all_passed(results) else 1
+
+
+# name, path, script, args for (pet ids file, category ids file, unique run tag), target ratio
+MAIN_SCENARIOS = [
+    ("read by id", "/pets", "get.lua", lambda p, c, tag: ["/pets?ids={id}", p], READ_TARGET),
+    ("list 50", "/pets", "get.lua", lambda p, c, tag: ["/pets?limit=50"], LIST_TARGET),
+    ("create a pet", "/pets", "create.lua", lambda p, c, tag: [c], None),
+    ("place an order", "/store/orders", "order.lua", lambda p, c, tag: [p, tag], ORDER_TARGET),
+    ("a 3-line sale", "/store/sales", "sale.lua", lambda p, c, tag: [p, tag], None),
+]
 
 
 def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline: Path | None,
@@ -534,12 +560,8 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
     others, missing = ([], {}) if args.no_others else \
         other_servers.start_all(work, PETS, categories, category_ids)
     nonce = secrets.token_hex(4)
-    scenarios = [  # name, path, script, args for (pet ids, category ids, run tag), target ratio
-        ("read by id", "/pets", "get.lua", lambda p, c, tag: ["/pets?ids={id}", p], READ_TARGET),
-        ("list 50", "/pets", "get.lua", lambda p, c, tag: ["/pets?limit=50"], LIST_TARGET),
-        ("create a pet", "/pets", "create.lua", lambda p, c, tag: [c], None),
-        ("place an order", "/store/orders", "order.lua", lambda p, c, tag: [p, f"{nonce}-{tag}"], ORDER_TARGET),
-    ]
+    scenarios = [(name, path, script, (lambda p, c, tag, f=args_for: f(p, c, f"{nonce}-{tag}")), target)
+                 for name, path, script, args_for, target in MAIN_SCENARIOS if name in args.scenarios]
     pids = [ceiling.pid] + [s.pid for s, *_ in servers.values()] + [o.server.pid for o in others]
     other_work = OtherWork(pids)
     rows = []
@@ -694,6 +716,13 @@ def checks(results: dict) -> list[tuple[str, str, str, bool | None]]:
             kept = row["ratio"] / row["baseline_ratio"]
             out.append((f"{row['scenario']}: ratio / baseline's", f"{kept:.3f} ({row['ratio']:.3f} vs "
                         f"{row['baseline_ratio']:.3f})", f">= {BASELINE_KEEPS}", kept >= BASELINE_KEEPS))
+    if "a 3-line sale" in by_name and "place an order" in by_name:
+        sale, order = by_name["a 3-line sale"]["petstore"], by_name["place an order"]["petstore"]
+        times = sale["rps"] / order["rps"]
+        out.append(("a 3-line sale: rate / an order's", f"{times:.3f} ({sale['rps']:,.0f} vs {order['rps']:,.0f}/s; "
+                    f"p99 {ms(sale['latency_us']['p99'])} vs {ms(order['latency_us']['p99'])})"
+                    + (f", {sale['error_count']} errors" if sale["error_count"] else ""),
+                    f">= {SALE_TARGET}, no errors", times >= SALE_TARGET and sale["error_count"] == 0))
     for name, why in results.get("others_missing", {}).items():
         out.append((f"{name}", why[:60], "", None))
     probe = results.get("durability_probe")
@@ -736,7 +765,7 @@ def checks(results: dict) -> list[tuple[str, str, str, bool | None]]:
     return out
 
 
-WRITE_SCENARIOS = ["create a pet", "place an order"]  # the writer thread's figures are shown for these
+WRITE_SCENARIOS = ["create a pet", "place an order", "a 3-line sale"]  # the writer thread's figures are shown for these
 GROWTH_SCENARIOS = ["list first page", "list deep page", "list filtered", "orders of a pet", "place an order"]
 CARE_DUE = "care due"  # run on both stores; only the big one's p99 is held to a bound
 

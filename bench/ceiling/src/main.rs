@@ -6,7 +6,8 @@
 //! runtime could reach, so petstore's figures are reported as a ratio to it.
 //!
 //! Routes: `GET /health`; `GET /pets` (a query holding `ids=` gets one pet, any other query a
-//! page of 50); `POST /pets` and `POST /store/orders` (201 with `Location`).
+//! page of 50); `POST /pets`, `POST /store/orders` and `POST /store/sales` (201 with
+//! `Location`).
 //! Usage: `petstore-ceiling [--bind 127.0.0.1:0]`; prints `listening on http://ADDR`.
 
 use axum::{
@@ -25,13 +26,32 @@ struct Answers {
     page: Bytes,
     created_pet: Bytes,
     created_order: Bytes,
+    created_sale: Bytes,
 }
 
-/// A pet as petstore shows it: `{id, name, categoryId, status}`, named as `bench/run.py` seeds.
+/// A pet as petstore shows it: `{id, name, categoryId, status, price}`, named and priced as
+/// `bench/run.py` seeds.
 fn pet(id: u64) -> String {
     format!(
-        r#"{{"id":{id},"name":"pet-{id:04}","categoryId":{},"status":"available"}}"#,
+        r#"{{"id":{id},"name":"pet-{id:04}","categoryId":{},"status":"available","price":500}}"#,
         id % 5 + 1
+    )
+}
+
+/// A 3-line sale as petstore answers it, paid in cash with change.
+fn sale() -> String {
+    let lines: Vec<String> = (0..3)
+        .map(|n| {
+            format!(
+                r#"{{"petId":{id},"name":"pet-{id:04}","sku":null,"barcode":null,"quantity":1,"unitPrice":500,"discount":0,"taxRate":0,"tax":0,"total":500,"orderId":{}}}"#,
+                100_001 + n,
+                id = 500 + n
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"id":1,"number":1,"placedAt":"2026-01-01T12:00:00.000Z","soldAt":"2026-01-01T12:00:00.000Z","keyName":"bench","staffId":null,"till":null,"lines":[{}],"subtotal":1500,"discount":0,"tax":0,"total":1500,"payments":[{{"method":"cash","amount":2000}}],"change":500,"note":null,"refunded":0}}"#,
+        lines.join(",")
     )
 }
 
@@ -47,6 +67,7 @@ impl Answers {
             created_order: Bytes::from(
                 r#"{"id":100001,"petId":500,"quantity":1,"complete":false}"#,
             ),
+            created_sale: Bytes::from(sale()),
         }
     }
 }
@@ -105,6 +126,10 @@ async fn place_order(State(answers): State<Arc<Answers>>, _body: Bytes) -> Respo
     created("/store/orders/100001", answers.created_order.clone())
 }
 
+async fn place_sale(State(answers): State<Arc<Answers>>, _body: Bytes) -> Response {
+    created("/store/sales/1", answers.created_sale.clone())
+}
+
 fn bind_addr() -> Result<SocketAddr, Box<dyn Error>> {
     let mut args = std::env::args().skip(1);
     let mut bind = "127.0.0.1:0".to_string();
@@ -128,6 +153,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .route("/health", get(health))
         .route("/pets", get(list_pets).post(create_pet))
         .route("/store/orders", post(place_order))
+        .route("/store/sales", post(place_sale))
         .with_state(Arc::new(Answers::new()));
     let listener = tokio::net::TcpListener::bind(bind_addr()?).await?;
     println!("listening on http://{}", listener.local_addr()?);
