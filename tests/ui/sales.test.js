@@ -9,33 +9,19 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
 import { launchBrowser, openPage } from './lib/browser.js';
 import { client } from './lib/client.js';
+import { violations } from './lib/axe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
   ? path.resolve(here, '../../docs/screenshots')
   : path.join(here, 'screenshots');
 mkdirSync(shots, { recursive: true });
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** @param {import('playwright-core').Page} page */
-async function violations(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
-  const found = await page.evaluate(async () => {
-    const res = await /** @type {any} */ (window).axe.run(document, {
-      resultTypes: ['violations'],
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-    });
-    return res.violations.map((/** @type {any} */ v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
-  });
-  return /** @type {string[]} */ (found);
-}
 
 /** A UTC day, YYYY-MM-DD. @param {Date} d */
 const utcDay = (d) => d.toISOString().slice(0, 10);

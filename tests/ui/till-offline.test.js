@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
 import { launchBrowser } from './lib/browser.js';
 import { client } from './lib/client.js';
-import { stockShop, tillPage, clerk, violations } from './lib/till.js';
+import { stockShop, tillPage, clerk } from './lib/till.js';
+import { violations } from './lib/axe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'

@@ -2,11 +2,7 @@
 // key kept on the device as `/pair` leaves it), a print dialog that records what it was given,
 // and a clerk's cost counted as clicks plus keystrokes (a scanner's typing is not counted).
 
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { openPage } from './browser.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** An EAN-13 with its check digit, from twelve digits. @param {string} twelve */
 export function ean13(twelve) {
@@ -96,14 +92,3 @@ export function clerk(page) {
   };
 }
 
-/** axe-core's violations on the page. @param {import('playwright-core').Page} page */
-export async function violations(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
-  return /** @type {string[]} */ (await page.evaluate(async () => {
-    const res = await /** @type {any} */ (window).axe.run(document, {
-      resultTypes: ['violations'],
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-    });
-    return res.violations.map((/** @type {any} */ v) => `${v.id}: ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
-  }));
-}
