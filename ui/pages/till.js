@@ -349,7 +349,7 @@ export function mount(ctx) {
         sale ? null : h('p', { class: 'small' }, 'The store cannot be reached: this sale is sent by itself, with the time it was made, as soon as it answers. Its receipt can be printed from the Sales page then.')),
       sale ? h('button', { type: 'button', class: 'btn till-print', onclick: () => printReceipt(sale.id).catch(notifyError) }, 'Print receipt') : null,
       h('button', { type: 'button', class: 'btn btn-primary till-new', onclick: () => { newSale(); focusScan(); } }, 'New sale'),
-      sale && ctx.can('edit') ? h('a', { class: 'btn btn-wide', href: `#/sales/${sale.id}` }, 'Refund…') : null);
+      sale && ctx.can('edit') ? h('a', { class: 'btn btn-wide', href: `#/sales?sale=${sale.id}` }, 'Refund…') : null);
   }
 
   function newSale() {
