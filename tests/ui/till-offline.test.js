@@ -89,11 +89,14 @@ describe('the till offline', () => {
     const { context, page, errors } = await tillPage(browser, { key, name: till, viewport: { width: 820, height: 1180 } });
     await page.goto(server.base + '/');
     await page.locator('.till[data-catalogue="fresh"]').waitFor();
-    // The offline shell has the page and its modules.
+    // The offline shell has the page and every module, style and icon the page loaded (the
+    // worker keeps them one by one: on a busy machine the last may come well after the first).
     await page.waitForFunction(async () => navigator.serviceWorker.controller !== null
       && await (async () => {
-        const kept = (await (await caches.open('petstore-shell-v1')).keys()).map((r) => new URL(r.url).pathname);
-        return kept.includes('/') && kept.includes('/ui/pages/till.js') && kept.includes('/ui/app.js');
+        const kept = new Set((await (await caches.open('petstore-shell-v1')).keys()).map((r) => new URL(r.url).pathname));
+        const loaded = performance.getEntriesByType('resource').map((r) => new URL(r.name))
+          .filter((u) => u.origin === location.origin && u.pathname.startsWith('/ui/')).map((u) => u.pathname);
+        return kept.has('/') && kept.has('/ui/pages/till.js') && kept.has('/ui/app.js') && loaded.every((p) => kept.has(p));
       })());
 
     await server.kill();
