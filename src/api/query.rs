@@ -57,6 +57,22 @@ impl Params {
         }
     }
 
+    /// A text parameter taken as given, `bound.min` to `bound.max` characters, else 400.
+    pub fn bounded(
+        &self,
+        name: &str,
+        bound: crate::contract::Bound,
+    ) -> Result<Option<String>, ApiError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(raw) if bound.contains(raw.chars().count() as i64) => Ok(Some(raw.to_owned())),
+            Some(_) => Err(ApiError::bad_request(format!(
+                "query parameter {name:?} must be {} to {} characters",
+                bound.min, bound.max
+            ))),
+        }
+    }
+
     fn text(&self, name: &str) -> Option<String> {
         self.get(name)
             .map(str::trim)

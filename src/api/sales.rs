@@ -56,16 +56,7 @@ impl FromParams for SaleQuery {
                 ));
             }
         }
-        let till = match params.get("till") {
-            None => None,
-            Some(raw) if TILL.contains(raw.chars().count() as i64) => Some(raw.to_owned()),
-            Some(_) => {
-                return Err(ApiError::bad_request(format!(
-                    "query parameter \"till\" must be 1 to {} characters",
-                    TILL.max
-                )))
-            }
-        };
+        let till = params.bounded("till", TILL)?;
         let method = match params.get("method") {
             None => None,
             Some(raw) => Some(Method::parse("method", raw).map_err(|_| {

@@ -17,16 +17,7 @@ use crate::domain::shift_record::{CloseInput, CountedCash, NewShift, ShiftInput,
 impl FromParams for ShiftQuery {
     const NAMES: &'static [&'static str] = &["limit", "offset", "after", "till", "status"];
     fn from_params(params: &Params) -> Result<Self, ApiError> {
-        let till = match params.get("till") {
-            None => None,
-            Some(raw) if TILL.contains(raw.chars().count() as i64) => Some(raw.to_owned()),
-            Some(_) => {
-                return Err(ApiError::bad_request(format!(
-                    "query parameter \"till\" must be 1 to {} characters",
-                    TILL.max
-                )))
-            }
-        };
+        let till = params.bounded("till", TILL)?;
         let status = match params.get("status") {
             None => None,
             Some(raw) => Some(ShiftStatus::parse("status", raw).map_err(|_| {
