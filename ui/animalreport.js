@@ -3,7 +3,7 @@
 //! rules ask a shop to show; and the same rows as a CSV download.
 
 import * as api from './api.js';
-import { h } from './dom.js';
+import { h, saveBlob } from './dom.js';
 import { notifyError } from './notify.js';
 import { table } from './widgets.js';
 import { localTime } from './format.js';
@@ -28,12 +28,7 @@ const SEX = /** @type {Record<string, string>} */ ({ male: 'Male', female: 'Fema
 export async function downloadAnimalsCsv(from, to) {
   try {
     const blob = await api.download('/store/reports/animals', { from, to });
-    const url = URL.createObjectURL(blob);
-    const a = h('a', { href: url, download: `animals-${from}-${to}.csv`, hidden: true });
-    document.body.append(a);
-    /** @type {HTMLAnchorElement} */ (a).click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(blob, `animals-${from}-${to}.csv`);
   } catch (err) {
     notifyError(err);
   }

@@ -94,3 +94,17 @@ export function select(props, options, selected) {
     ),
   );
 }
+
+/**
+ * Saves `blob` on this device as the file `name` (a hidden link clicked once; the object URL
+ * is let go a little later, when the browser has started the download).
+ * @param {Blob} blob @param {string} name
+ */
+export function saveBlob(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: name, hidden: true }));
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -5,7 +5,7 @@
 //! too small or too large beside the prices already in the store.
 
 import * as api from './api.js';
-import { h, field, uid, replace } from './dom.js';
+import { h, field, uid, replace, saveBlob } from './dom.js';
 import { openDialog } from './dialog.js';
 import { notify, notifyError } from './notify.js';
 import { plural } from './format.js';
@@ -26,12 +26,7 @@ const PROBLEMS_SHOWN = 200;
 export async function exportPets() {
   try {
     const blob = await api.download('/store/export/pets.csv', MONEY);
-    const url = URL.createObjectURL(blob);
-    const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: 'pets.csv', hidden: true }));
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(blob, 'pets.csv');
   } catch (err) {
     notifyError(err);
   }

@@ -3,7 +3,7 @@
 //! (the README's "Your data" says how to restore one).
 
 import * as api from '../api.js';
-import { h, replace } from '../dom.js';
+import { h, replace, saveBlob } from '../dom.js';
 import { notify, notifyError } from '../notify.js';
 import { localTime, shortTime } from '../format.js';
 import { table, pageHeader, srOnly } from '../widgets.js';
@@ -31,12 +31,7 @@ export function fileSize(bytes) {
 async function download(b) {
   try {
     const blob = await api.download(`/admin/backups/${encodeURIComponent(b.name)}`, undefined, 'application/octet-stream');
-    const url = URL.createObjectURL(blob);
-    const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: b.name, hidden: true }));
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(blob, b.name);
     notify(`Downloading ${b.name}.`, 'ok');
   } catch (err) {
     notifyError(err);

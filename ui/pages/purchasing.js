@@ -5,7 +5,7 @@
 //! (the header's low-stock link); `#/purchasing?order=ID` opens one order.
 
 import * as api from '../api.js';
-import { h, field, uid, select, replace } from '../dom.js';
+import { h, field, uid, select, replace, saveBlob } from '../dom.js';
 import { openDialog, confirmAction } from '../dialog.js';
 import { notify, notifyError } from '../notify.js';
 import { table, actionsCell, pageHeader, srOnly, pager } from '../widgets.js';
@@ -58,12 +58,7 @@ function statusBadge(status) {
 async function downloadCsv(o) {
   try {
     const blob = await api.download(`/store/purchase-orders/${o.id}`, undefined, 'text/csv');
-    const url = URL.createObjectURL(blob);
-    const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: `purchase-order-${o.number}.csv`, hidden: true }));
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(blob, `purchase-order-${o.number}.csv`);
   } catch (err) {
     notifyError(err);
   }

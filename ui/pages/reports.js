@@ -3,7 +3,7 @@
 //! the same rows as a CSV download.
 
 import * as api from '../api.js';
-import { h, field, replace } from '../dom.js';
+import { h, field, replace, saveBlob } from '../dom.js';
 import { notifyError } from '../notify.js';
 import { table, pageHeader } from '../widgets.js';
 import { formatPrice, loadProfile } from '../money.js';
@@ -99,12 +99,7 @@ export function mount(ctx) {
   async function downloadCsv() {
     try {
       const blob = await api.download('/store/reports/daily', { from: state.from, to: state.to });
-      const url = URL.createObjectURL(blob);
-      const a = h('a', { href: url, download: `daily-${state.from}-${state.to}.csv`, hidden: true });
-      document.body.append(a);
-      /** @type {HTMLAnchorElement} */ (a).click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveBlob(blob, `daily-${state.from}-${state.to}.csv`);
     } catch (err) {
       notifyError(err);
     }
