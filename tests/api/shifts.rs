@@ -240,6 +240,16 @@ async fn a_till_has_one_open_shift_and_a_shift_closes_once() {
     assert_eq!(open_now.as_array().unwrap().len(), 2);
     let res = app.get("/store/shifts?status=ajar").await;
     assert_error(res, 400, "bad_request").await;
+    // A till name longer than a till may have is refused by both lists that filter by it.
+    let long = "t".repeat(41);
+    for list in ["/store/shifts", "/store/sales"] {
+        let res = app.get(&format!("{list}?till={long}")).await;
+        let message = assert_error(res, 400, "bad_request").await;
+        assert!(
+            message.contains("\"till\" must be 1 to 40 characters"),
+            "{list}: {message}"
+        );
+    }
 }
 
 #[tokio::test]
