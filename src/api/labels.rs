@@ -9,7 +9,7 @@ use axum::extract::State;
 
 use super::error::{ApiError, Result};
 use super::extract::{Auth, Readonly};
-use super::query::{FromParams, Params, Query};
+use super::query::{positive_ids, FromParams, Params, Query};
 use super::state::AppState;
 use crate::domain::label::{self, LabelRequest};
 use crate::domain::label_sheet;
@@ -20,15 +20,7 @@ impl FromParams for LabelRequest {
         let raw = params
             .get("ids")
             .ok_or_else(|| ApiError::bad_request("query parameter \"ids\" is required"))?;
-        let ids = raw
-            .split(',')
-            .map(|s| match s.trim().parse::<i64>() {
-                Ok(id) if id > 0 => Ok(id),
-                _ => Err(ApiError::bad_request(format!(
-                    "query parameter \"ids\": {s:?} is not a positive integer"
-                ))),
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let ids = positive_ids(raw)?;
         let copies = match params.get("copies") {
             None => 1,
             Some(raw) => raw.trim().parse::<i64>().map_err(|_| {

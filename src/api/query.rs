@@ -225,16 +225,20 @@ impl FromParams for PetQuery {
     }
 }
 
-fn parse_ids(raw: &str) -> Result<Vec<i64>, ApiError> {
-    let ids = raw
-        .split(',')
+/// The `ids` parameter's comma-separated positive integers, each checked (no count limit).
+pub(super) fn positive_ids(raw: &str) -> Result<Vec<i64>, ApiError> {
+    raw.split(',')
         .map(|s| match s.trim().parse::<i64>() {
             Ok(id) if id > 0 => Ok(id),
             _ => Err(ApiError::bad_request(format!(
                 "query parameter \"ids\": {s:?} is not a positive integer"
             ))),
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect()
+}
+
+fn parse_ids(raw: &str) -> Result<Vec<i64>, ApiError> {
+    let ids = positive_ids(raw)?;
     if ids.len() > IDS_MAX {
         return Err(ApiError::bad_request(format!(
             "query parameter \"ids\" lists {} ids; at most {IDS_MAX} are allowed",
