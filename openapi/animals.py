@@ -97,13 +97,22 @@ CARE_SCHEMAS = {
         "required": ["kind"],
         "properties": {
             "kind": dict(KIND, description="What was done."),
-            "note": text("careNote", f"Up to {hi('careNote')} characters."),
-            "product": text("careProduct", f"The vaccine or medicine; up to {hi('careProduct')} characters."),
+            "note": text("careNote", f"Up to {hi('careNote')} characters; `null` is the same as leaving it out.", nullable=True),
+            "product": text(
+                "careProduct",
+                f"The vaccine or medicine; up to {hi('careProduct')} characters; `null` is the same as leaving it out.",
+                nullable=True,
+            ),
             "weightGrams": dict(
                 WEIGHT,
-                description=f"The weight in grams, {lo('weightGrams')} to {hi('weightGrams')}.",
+                nullable=True,
+                description=f"The weight in grams, {lo('weightGrams')} to {hi('weightGrams')}; `null` is the same as leaving it out.",
             ),
-            "dueOn": dict(DATE, description="When this kind of care is next due (a date of the store's time zone)."),
+            "dueOn": dict(
+                DATE,
+                nullable=True,
+                description="When this kind of care is next due (a date of the store's time zone); `null` is the same as leaving it out.",
+            ),
         },
         "example": {"kind": "vaccination", "product": "Nobivac DHP", "dueOn": "2027-05-04"},
     },

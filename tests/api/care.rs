@@ -123,8 +123,19 @@ async fn a_bad_care_entry_is_refused_naming_its_field() {
                 "product": "p".repeat(100) }),
     )
     .await;
+    // `null` is the same as leaving a field out, as the document says.
+    let entry = care(
+        &app,
+        pet,
+        json!({ "kind": "treatment", "note": null, "product": null, "weightGrams": null,
+                "dueOn": null }),
+    )
+    .await;
+    for field in ["note", "product", "weightGrams", "dueOn"] {
+        assert_eq!(entry[field], Value::Null, "{entry}");
+    }
     let log = app.get_json(&format!("/pets/{pet}/care")).await;
-    assert_eq!(log.as_array().unwrap().len(), 1);
+    assert_eq!(log.as_array().unwrap().len(), 2);
 }
 
 #[tokio::test]
