@@ -27,8 +27,11 @@ def _operation():
         "A label shows the pet's name (cut to 30 characters), its price in the store's "
         "currency (`27.50 EUR`; left out when the pet has none) and its barcode with the code "
         "under it: the pet's `barcode` as EAN-8, UPC-A, EAN-13 or ITF-14 by its length, else "
-        "Code 128 of its `sku`. The copies of one pet follow each other, in the order of "
-        f"`ids`. At most {hi('labels')} labels (`ids` × `copies`) in one request. An id that "
+        "Code 128 of its `sku`. Bars are never drawn narrower than 0.17 mm a module (two "
+        "dots at 300 dpi): a Code 128 too long for one label at that width (a sku over 29 "
+        "characters) takes two labels side by side, never split over two rows (a place "
+        "left at a row's end stays empty). The copies of one pet follow each other, in the "
+        f"order of `ids`. At most {hi('labels')} labels (`ids` × `copies`) in one request. An id that "
         "names no pet is 422 `unknown_pet`; a pet with neither a barcode nor a sku is 422 "
         "`validation_failed` naming it; a malformed or out-of-bounds `ids` or `copies` is "
         "400.",

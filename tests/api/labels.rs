@@ -28,16 +28,16 @@ fn run(program: &str, package: &str, args: &[&str]) -> std::process::Output {
         })
 }
 
-/// A 24-up A4 sheet: three columns of eight 70 × 37 mm labels, half a millimetre from the top.
+/// A 24-up A4 sheet: three columns of eight 70 × 37 mm places, half a millimetre from the top.
 const COLUMNS: usize = 3;
 const ROWS: usize = 8;
 
-/// What `zbarimg` reads in each label's place on `svg`, label by label (left to right, top to
-/// bottom, page after page), each place rendered on its own at 300 dpi by `rsvg-convert`:
-/// zbar reports a code seen twice in one image once, so the places are read one at a time to
-/// count copies. A place holds `None` when nothing is read there. UPC-A is read as UPC-A (zbar
-/// would otherwise report it as the EAN-13 with a leading 0, the same bars).
-fn decoded(svg: &[u8]) -> Vec<Option<String>> {
+/// What `zbarimg` reads in each of `places` on `svg` (a place number, page after page, row
+/// by row, left to right, and its width in places), each rendered on its own at 300 dpi by
+/// `rsvg-convert`: zbar reports a code seen twice in one image once, so the places are read
+/// one at a time to count copies. A place holds `None` when nothing is read there. UPC-A is
+/// read as UPC-A (zbar would otherwise report it as the EAN-13 with a leading 0, the same bars).
+fn decoded(svg: &[u8], places: &[(usize, usize)]) -> Vec<Option<String>> {
     let text = std::str::from_utf8(svg).unwrap();
     let height: f64 = text
         .split("height=\"")
@@ -47,12 +47,17 @@ fn decoded(svg: &[u8]) -> Vec<Option<String>> {
         .expect("the sheet's height in mm");
     let pages = (height / 297.0).round() as usize;
     assert_eq!(height, pages as f64 * 297.0, "whole A4 pages");
+    assert_eq!(
+        pages * COLUMNS * ROWS,
+        places.last().map_or(0, |(at, w)| at + w),
+        "pages"
+    );
     let dir = tempfile::tempdir().unwrap();
     let svg_path = dir.path().join("labels.svg");
     std::fs::write(&svg_path, svg).unwrap();
     let svg_path = svg_path.to_str().unwrap();
-    let mut places = Vec::new();
-    for n in 0..pages * COLUMNS * ROWS {
+    let mut found = Vec::new();
+    for &(n, width) in places {
         let (page, at) = (n / (COLUMNS * ROWS), n % (COLUMNS * ROWS));
         let left = (at % COLUMNS) as f64 * 70.0;
         let top = page as f64 * 297.0 + 0.5 + (at / COLUMNS) as f64 * 37.0;
@@ -64,7 +69,7 @@ fn decoded(svg: &[u8]) -> Vec<Option<String>> {
             &[
                 "--dpi-x=300",
                 "--dpi-y=300",
-                "--page-width=70mm",
+                &format!("--page-width={}mm", width * 70),
                 "--page-height=37mm",
                 &format!("--left=-{left}mm"),
                 &format!("--top=-{top}mm"),
@@ -108,20 +113,47 @@ fn decoded(svg: &[u8]) -> Vec<Option<String>> {
             lines.len() <= 1,
             "label {n} holds more than one code: {lines:?}"
         );
-        places.push(lines.into_iter().next());
+        found.push(lines.into_iter().next());
+    }
+    found
+}
+
+/// The sheet expected for `codes` (each with its label's width in places) each `copies`
+/// times in a row: every place (number, width) with the code it holds. A label two or three
+/// places wide never runs over the end of a row (the places it skips stay empty), and empty
+/// places fill the last page.
+fn sheet_of(codes: &[(&str, usize)], copies: usize) -> Vec<((usize, usize), Option<String>)> {
+    let mut places = Vec::new();
+    let mut at = 0;
+    for &(code, width) in codes {
+        for _ in 0..copies {
+            while at % COLUMNS + width > COLUMNS {
+                places.push(((at, 1), None));
+                at += 1;
+            }
+            places.push(((at, width), Some(code.to_owned())));
+            at += width;
+        }
+    }
+    while at % (COLUMNS * ROWS) != 0 {
+        places.push(((at, 1), None));
+        at += 1;
     }
     places
 }
 
-/// `codes` each `copies` times in a row, then empty places to the end of the last page.
-fn sheet_of(codes: &[&str], copies: usize) -> Vec<Option<String>> {
-    let mut places: Vec<Option<String>> = codes
-        .iter()
-        .flat_map(|code| std::iter::repeat_n(Some((*code).to_owned()), copies))
-        .collect();
-    let per_page = COLUMNS * ROWS;
-    places.resize(places.len().div_ceil(per_page) * per_page, None);
-    places
+/// Every place of `svg` reads as [`sheet_of`] expects for `codes` and `copies`.
+fn assert_sheet(svg: &[u8], codes: &[(&str, usize)], copies: usize) {
+    let expected = sheet_of(codes, copies);
+    let places: Vec<(usize, usize)> = expected.iter().map(|(place, _)| *place).collect();
+    let read = decoded(svg, &places);
+    let codes: Vec<Option<String>> = expected.into_iter().map(|(_, code)| code).collect();
+    assert_eq!(read, codes);
+}
+
+/// The longest SKU the contract allows, of every character it allows.
+fn longest_sku() -> String {
+    "Zz09._-".chars().cycle().take(64).collect()
 }
 
 #[tokio::test]
@@ -178,8 +210,29 @@ async fn every_code_on_a_label_sheet_decodes_exactly_once_per_label_and_copy() {
             "CODE-128:FISH-goldfish_0123.a",
         ),
     ];
-    let ids: Vec<String> = pets.iter().map(|(id, _)| id.to_string()).collect();
-    // 5 pets times 6 copies: 30 labels, two A4 pages.
+    // The longest SKU that fits one place, and the longest the contract allows (two places).
+    let fits_one = "FISH-goldfish_0123.a-bcdefghi";
+    let longest = longest_sku();
+    let long = [
+        (
+            pet(&app, cat, json!({ "name": "Long", "sku": fits_one })).await,
+            format!("CODE-128:{fits_one}"),
+            1,
+        ),
+        (
+            pet(&app, cat, json!({ "name": "Longest", "sku": longest })).await,
+            format!("CODE-128:{longest}"),
+            2,
+        ),
+    ];
+    let ids: Vec<String> = pets
+        .iter()
+        .map(|(id, _)| id)
+        .chain(long.iter().map(|(id, _, _)| id))
+        .map(i64::to_string)
+        .collect();
+    // 7 pets times 6 copies: 36 labels in one place each, then 6 in two places, each on a row
+    // of its own: 54 places, three A4 pages.
     let res = app
         .get(&format!("/store/labels.svg?ids={}&copies=6", ids.join(",")))
         .await;
@@ -188,7 +241,7 @@ async fn every_code_on_a_label_sheet_decodes_exactly_once_per_label_and_copy() {
     assert_eq!(header(&res, "x-stability"), "beta");
     let svg = res.bytes().await.unwrap();
     let text = std::str::from_utf8(&svg).unwrap();
-    assert!(text.contains("height=\"594mm\""), "two pages tall");
+    assert!(text.contains("height=\"891mm\""), "three pages tall");
     assert_eq!(text.matches(">27.50 EUR<").count(), 6);
     assert_eq!(text.matches(">0.09 EUR<").count(), 6);
     assert_eq!(
@@ -197,8 +250,12 @@ async fn every_code_on_a_label_sheet_decodes_exactly_once_per_label_and_copy() {
         6
     );
 
-    let codes: Vec<&str> = pets.iter().map(|(_, code)| *code).collect();
-    assert_eq!(decoded(&svg), sheet_of(&codes, 6));
+    let codes: Vec<(&str, usize)> = pets
+        .iter()
+        .map(|(_, code)| (*code, 1))
+        .chain(long.iter().map(|(_, code, width)| (code.as_str(), *width)))
+        .collect();
+    assert_sheet(&svg, &codes, 6);
 }
 
 #[tokio::test]
@@ -210,10 +267,12 @@ async fn a_pet_listed_twice_prints_twice_and_copies_default_to_one() {
     let res = app.get(&format!("/store/labels.svg?ids={a},{b},{a}")).await;
     assert_eq!(res.status(), 200);
     let svg = res.bytes().await.unwrap();
-    assert_eq!(
-        decoded(&svg),
-        sheet_of(&["CODE-128:DOG-1", "EAN-8:96385074", "CODE-128:DOG-1"], 1)
-    );
+    let codes = [
+        ("CODE-128:DOG-1", 1),
+        ("EAN-8:96385074", 1),
+        ("CODE-128:DOG-1", 1),
+    ];
+    assert_sheet(&svg, &codes, 1);
 }
 
 #[tokio::test]
