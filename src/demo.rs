@@ -165,6 +165,15 @@ const CATEGORIES: &[(&str, &str, &[Kind])] = &[
 /// Variants that make each kind a few items on the shelf.
 const VARIANTS: &[&str] = &["", "young", "adult", "male", "female"];
 
+/// The reorder point a shop would set for a kind: a quarter of the most it keeps, for the
+/// kinds it restocks in numbers (up to ten or more on the shelf). A rabbit or a guinea pig kept
+/// a few at a time is bought in when a breeder has some, not by a rule, so it has none:
+/// on the first day only the handful of items a till has sold down are low, not every kind
+/// that happens to be down to its last one.
+fn reorder_point(most: u32, single: bool) -> Option<u32> {
+    (!single && most >= 10).then_some(most / 4)
+}
+
 /// Names for single animals (puppies and kittens).
 const NAMES: &[&str] = &[
     "Biscuit", "Pepper", "Maple", "Olive", "Bramble", "Juniper", "Pickle", "Waffles", "Clover",
@@ -445,12 +454,12 @@ pub async fn fill(app: &App, admin_key: &str) -> Result<Summary, Error> {
                     Some(json!({"quantity": quantity, "reason": "opening stock"})),
                 )
                 .await?;
-                if with_reorder_points && !single {
+                if let Some(point) = reorder_point(*high, *single).filter(|_| with_reorder_points) {
                     api.ok(
                         &staff_key,
                         Method::PATCH,
                         &format!("/store/inventory/{pet_id}"),
-                        Some(json!({"reorderPoint": (quantity / 4).max(1)})),
+                        Some(json!({"reorderPoint": point})),
                     )
                     .await?;
                 }

@@ -323,6 +323,9 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
     assert_eq!(total(&pos, "/categories?limit=1"), 12);
     assert!(total(&admin, "/store/orders?limit=1") >= 30);
     assert!(total(&admin, "/store/orders?complete=false&limit=1") >= 1);
+    // A believable first day: a handful of items low, not every kind down to its last one.
+    let low = total(&admin, "/store/inventory?low=true&limit=1");
+    assert!((1..=8).contains(&low), "{low} items low on the first day");
     // Its puppies and kittens are animals with a care history: a vaccination is overdue and
     // one animal is held in quarantine.
     let json = |path: &str| {
