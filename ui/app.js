@@ -34,6 +34,7 @@ import * as purchasing from './pages/purchasing.js';
 import * as tillPage from './pages/till.js';
 import * as care from './pages/care.js';
 import { lowStockBadge } from './lowstock.js';
+import { pageNav } from './nav.js';
 import { invalidateProfile } from './money.js';
 import { invalidateSuppliers } from './stockroom.js';
 
@@ -50,9 +51,6 @@ const PAGES = { pets, till: tillPage, care, categories, inventory, orders, sales
 
 /** The role a key had when the store last answered (for starting while it cannot be reached). */
 const ROLE_SEEN = 'petstore.role-seen';
-
-/** Pages for managers, set apart at the end of the navigation (listed whether present or not). */
-const MANAGER_PAGES = ['keys', 'staff', 'backups', 'network', 'restore'];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -229,10 +227,9 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
 
   const live = h('span', { class: 'live', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'live-text' }, 'Connecting…'));
   const waiting = h('div', { class: 'waiting', role: 'status', hidden: true });
-  // The manager's pages sit apart, at the end of the band: the shop's work comes first.
-  const firstManage = names.find((n) => MANAGER_PAGES.includes(n));
-  const nav = h('nav', { class: 'nav', 'aria-label': 'Pages' },
-    names.map((n) => h('a', { href: `#/${n}`, 'data-page': n, class: n === firstManage ? 'nav-manage-first' : null }, PAGES[n].title)));
+  // A shop's day on the band; the stockroom's and a manager's pages under More.
+  const pageLinks = pageNav(names, (n) => PAGES[n].title);
+  const nav = pageLinks.el;
   // A till paired by QR code keeps its key on the device: signing it out unpairs it, so it
   // says so first, and names the key a manager should revoke if the device is leaving.
   const till = desktop || member ? null : pairedAs(key);
@@ -310,13 +307,7 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     replace(main, view.el);
     if (view.results && view.results.childElementCount === 0) replace(view.results, skeleton());
     document.title = `${mod.title} — Petstore`;
-    for (const a of nav.querySelectorAll('a')) {
-      if (a.dataset.page === name) {
-        a.setAttribute('aria-current', 'page');
-        // On a narrow screen the band scrolls: keep the current page in sight.
-        if (nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, a.offsetLeft - nav.clientWidth / 2 + a.offsetWidth / 2);
-      } else a.removeAttribute('aria-current');
-    }
+    pageLinks.mark(name);
     document.body.dataset.page = name;
     refresher.now().then(() => {
       // Move the keyboard to the page, unless the user has already moved it somewhere.

@@ -491,8 +491,12 @@ def network_panel(s):
 
 
 def nav_to(s, label):
-    link = s.wait(f"return [...document.querySelectorAll('header a')].find(e => e.textContent.trim() === '{label}') || null",
-                  what=f"the {label} link")
+    """Opens a page from the header, as a person would: its link, under More when it is there."""
+    find = f"[...document.querySelectorAll('header a')].find(e => e.textContent.trim() === '{label}')"
+    s.wait(f"return {find} || null", what=f"the {label} link")
+    if not s.js(f"return {find}.getClientRects().length > 0"):
+        s.click(s.wait("return document.querySelector('header .nav-more-button')", what="the More button")[ELEMENT])
+    link = s.wait(f"const a = {find}; return a && a.getClientRects().length > 0 ? a : null", what=f"the {label} link, shown")
     s.click(link[ELEMENT])
 
 

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { launchBrowser, openPage, goToPage } from './lib/browser.js';
 import { client } from './lib/client.js';
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -378,7 +378,7 @@ describe('a clerk’s day without surprises', () => {
         await dialog.locator('.form-error', { hasText: `Only 52 ${goldfish.name} in stock.` }).waitFor();
         await page.keyboard.press('Escape');
 
-        await page.getByRole('link', { name: 'Categories', exact: true }).click();
+        await goToPage(page, 'Categories');
         await page.getByRole('button', { name: '+ Add category' }).click();
         await dialog.getByLabel('Name', { exact: true }).fill('dogs');
         await dialog.getByLabel('Name', { exact: true }).press('Enter');
@@ -473,7 +473,7 @@ describe('a clerk’s day without surprises', () => {
       assert.deepEqual(buttons, ['Keep order', 'Cancel order']);
       await page.keyboard.press('Escape');
 
-      await page.getByRole('link', { name: 'Keys', exact: true }).click();
+      await goToPage(page, 'Keys');
       await page.getByRole('button', { name: '+ Create key' }).click();
       const dialog = page.getByRole('dialog');
       assert.equal(await dialog.getByLabel('Requests a minute').isVisible(), false, 'no enterprise fields on another plan');
@@ -481,7 +481,7 @@ describe('a clerk’s day without surprises', () => {
       assert.equal(await dialog.getByLabel('Requests a minute').isVisible(), true);
       await page.keyboard.press('Escape');
 
-      await page.getByRole('link', { name: 'Categories', exact: true }).click();
+      await goToPage(page, 'Categories');
       await page.getByRole('link', { name: 'Pets', exact: true }).click();
       await page.getByRole('button', { name: '+ Add pet' }).click();
       await dialog.getByLabel('Name', { exact: true }).fill('Pip');

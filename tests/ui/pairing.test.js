@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { launchBrowser, openPage, goToPage } from './lib/browser.js';
 import { client } from './lib/client.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,7 +45,7 @@ async function signInAsAdmin(page, base) {
 
 /** Opens "Pair a till" on the Keys page for a `pos` till; the panel's URL. @param {import('playwright-core').Page} page @param {string} name */
 async function pairTill(page, name) {
-  await page.getByRole('link', { name: 'Keys', exact: true }).click();
+  await goToPage(page, 'Keys');
   await page.locator('main .page[aria-busy="false"]').waitFor();
   await page.getByRole('button', { name: 'Pair a till' }).click();
   const dialog = page.getByRole('dialog');
@@ -84,7 +84,7 @@ describe('backups and pairing a till, in the browser', () => {
     try {
       const { context, page, errors } = await openPage(browser, { bypassCSP: true });
       await signInAsAdmin(page, server.base);
-      await page.getByRole('link', { name: 'Backups', exact: true }).click();
+      await goToPage(page, 'Backups');
       await page.getByRole('heading', { level: 1, name: 'Backups' }).waitFor();
       await page.locator('main .page[aria-busy="false"]').waitFor();
       const rows = page.locator('main tbody tr[data-backup]');

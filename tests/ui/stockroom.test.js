@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { launchBrowser, openPage, goToPage } from './lib/browser.js';
 import { client } from './lib/client.js';
 import { violations } from './lib/axe.js';
 
@@ -130,7 +130,7 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
     assert.equal(tetra.reorderQuantity, 24);
 
     // Deleting a supplier that pets name: the refusal says why, and the supplier stays.
-    await page.getByRole('link', { name: 'Suppliers', exact: true }).click();
+    await goToPage(page, 'Suppliers');
     await page.getByRole('button', { name: 'Delete Aqua Wholesale' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Aqua Wholesale?' });
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();

@@ -33,3 +33,17 @@ export async function openPage(browser, opts = {}) {
   });
   return { context, page, errors };
 }
+
+/**
+ * Opens a page of the staff UI from the header's navigation, as a person would: its link on
+ * the band, or under "More" when it is there.
+ * @param {import('playwright-core').Page} page
+ * @param {string} title  the link's text ("Keys")
+ */
+export async function goToPage(page, title) {
+  const nav = page.locator('nav.nav');
+  await nav.waitFor();
+  const link = nav.getByRole('link', { name: title, exact: true });
+  if (!(await link.isVisible())) await nav.getByRole('button', { name: /^More/ }).click();
+  await link.click();
+}
