@@ -9,6 +9,8 @@
  * @property {'order' | 'adjust' | 'set' | 'pet' | 'category' | 'key' | 'load' | 'supplier'} [action]
  * @property {string} [name]     the record's name (a pet, a category, a key)
  * @property {number} [count]    a relevant figure (pets in a category)
+ * @property {string} [change]   the change that was tried, in a clerk's words ("+1 on Guppy"),
+ *   named when it is lost (refused by the rate limits), since nothing else on the screen says so
  */
 
 /**
@@ -18,6 +20,9 @@
 
 /** @param {number} n */
 const num = (n) => n.toLocaleString('en-US');
+
+/** "Not saved: +1 on Guppy. ", when the context names the change. @param {ErrorContext} ctx */
+const notSaved = (ctx) => (ctx.change ? `Not saved: ${ctx.change}. ` : '');
 
 /**
  * The field an error names: "quantity: must be …", "perMinute: invalid value …", or a serde
@@ -161,9 +166,9 @@ export function explain(err, ctx = {}) {
     case 'unknown_pet':
       return 'That pet no longer exists. Choose another one.';
     case 'rate_limited':
-      return 'This device is making too many requests for its plan. Wait a moment and try again; a manager can raise its plan on the Keys page.';
+      return `${notSaved(ctx)}This device is making too many requests for its plan. Wait a moment and try again; a manager can raise its plan on the Keys page.`;
     case 'temporarily_banned':
-      return `This device is blocked for ${minutes(e.retryAfterMs)} because it made too many requests. A manager can lift the ban on the Keys page.`;
+      return `${notSaved(ctx)}This device is blocked for ${minutes(e.retryAfterMs)} because it made too many requests. A manager can lift the ban on the Keys page.`;
     case 'payload_too_large':
       return 'That is too much text to save at once. Shorten it and try again.';
     case 'unavailable':

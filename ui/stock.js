@@ -28,7 +28,7 @@ export async function makeAvailable(pet) {
     await api.patch(`/pets/${pet.id}`, { status: 'available' });
     notify(`${pet.name} is available again and can be sold.`, 'ok', { group: `status-${pet.id}` });
   } catch (err) {
-    notifyError(err, { action: 'pet', name: pet.name });
+    notifyError(err, { action: 'pet', name: pet.name, change: `${pet.name} made available` });
   }
 }
 
@@ -47,7 +47,7 @@ export async function quickAdjust(pet, delta) {
     );
     notify(`${pet.name}: ${signed(delta)}, now ${item?.quantity ?? '?'} in stock.`, 'ok', { group: `stock-${pet.id}` });
   } catch (err) {
-    notifyError(err, { action: 'adjust', name: pet.name });
+    notifyError(err, { action: 'adjust', name: pet.name, change: `${signed(delta)} on ${pet.name}` });
   }
 }
 

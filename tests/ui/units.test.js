@@ -165,6 +165,13 @@ describe('messages in plain words', () => {
       'This device is blocked for 15 minutes because it made too many requests. A manager can lift the ban on the Keys page.');
   });
 
+  it('names the change a rate limit refused, so the clerk knows what to do again', () => {
+    assert.match(explain(err(429, 'temporarily_banned', 'banned', 900_000), { action: 'adjust', name: 'Guppy', change: '+1 on Guppy' }),
+      /^Not saved: \+1 on Guppy\. This device is blocked for 15 minutes/);
+    assert.match(explain(err(429, 'rate_limited', 'slow down'), { action: 'adjust', name: 'Guppy', change: '−1 on Guppy' }),
+      /^Not saved: −1 on Guppy\. This device is making too many requests/);
+  });
+
   it('names the category in use and the duplicate', () => {
     assert.equal(explain(err(409, 'category_in_use', 'category 1 still has pets; move or delete them first'), { action: 'category', name: 'Dogs' }),
       'Dogs still has pets. Move them to another category first.');

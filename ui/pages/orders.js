@@ -67,6 +67,9 @@ export function mount(ctx) {
   );
   /** @type {Map<number, Pet>} */
   let petsShown = new Map();
+  /** The name a deleted pet was sold under, by order id, from the sale the order is a line of. */
+  /** @type {Map<number, string>} */
+  const soldAs = new Map();
   /** @type {{ items: Order[], total: number }} */
   let openPage = { items: [], total: 0 };
   /** @type {{ items: Order[], total: number }} */
@@ -176,7 +179,7 @@ export function mount(ctx) {
         recent.set(order.id, { at: Date.now(), order: { ...order, complete: true } });
         notify(`Order #${order.id} (${name}) is complete.`, 'ok', { group: `order-${order.id}` });
       } catch (err) {
-        notifyError(err, { action: 'order', name });
+        notifyError(err, { action: 'order', name, change: `order #${order.id} (${name}) marked complete` });
       }
       redraw();
     };
@@ -217,7 +220,7 @@ export function mount(ctx) {
   /** @param {Order} o @param {boolean} open @param {boolean} placed  show when it was placed (interface 1.1) */
   function row(o, open, placed) {
     const pet = petsShown.get(o.petId);
-    const name = pet?.name ?? `Pet #${o.petId} (deleted)`;
+    const name = pet?.name ?? soldAs.get(o.id) ?? `Pet #${o.petId} (deleted)`;
     const waiting = pending.has(o.id);
     const doneHere = open && recent.has(o.id);
     return h('tr', { 'data-order-id': String(o.id), class: doneHere ? 'done-here' : waiting ? 'completing' : null },
@@ -299,6 +302,12 @@ export function mount(ctx) {
       const wanted = [...open.items, ...done.items, ...[...recent.values()].map((r) => r.order)].map((o) => o.petId);
       const missing = wanted.filter((id) => !petsShown.has(id));
       if (missing.length) for (const [id, p] of await petsById(missing)) petsShown.set(id, p);
+      // A pet deleted since: the sale its order was a line of keeps the name it was sold under.
+      const gone = [...open.items, ...done.items].filter((o) => o.saleId && !petsShown.has(o.petId) && !soldAs.has(o.id));
+      await Promise.all([...new Set(gone.map((o) => o.saleId))].map(async (saleId) => {
+        const sale = /** @type {{ lines: Array<{ orderId: number, name: string }> } | null} */ (await api.get(`/store/sales/${saleId}`).catch(() => null));
+        for (const l of sale?.lines ?? []) soldAs.set(l.orderId, l.name);
+      }));
       openPage = open;
       donePage = done;
       draw();
