@@ -59,26 +59,51 @@ export function receivePanel(o) {
     draw();
   }
 
+  /**
+   * Each line's row, made once and then updated in place: a redraw (an event, another
+   * device receiving) never takes the keyboard out of a count box nor drops what is being
+   * typed in it. A box being typed in (`typing`) keeps its text until Enter or leaving it.
+   * @type {Map<number, { tr: HTMLElement, input: HTMLInputElement, cells: HTMLElement[] }>}
+   */
+  const lineRows = new Map();
+  /** @type {Set<number>} */
+  const typing = new Set();
+
+  /** @param {number} petId */
+  function lineRow(petId) {
+    const made = lineRows.get(petId);
+    if (made) return made;
+    const input = /** @type {HTMLInputElement} */ (h('input', {
+      id: `receive-count-${petId}`, type: 'number', min: '0', max: '1000000', step: '1', value: '0', class: 'num-input',
+      'aria-label': `${nameOf(petId)} in this delivery`, 'data-focus-key': `receive-count-${petId}`,
+    }));
+    input.addEventListener('focus', () => input.select());
+    input.addEventListener('input', () => typing.add(petId));
+    input.addEventListener('change', () => { typing.delete(petId); setCount(petId, Math.max(0, Math.floor(Number(input.value) || 0))); });
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); input.dispatchEvent(new Event('change')); scan.focus(); } });
+    const cells = [h('td', { class: 'num' }), h('td', { class: 'num' }), h('td', { class: 'num', 'data-cell': 'left' }), h('td', { class: 'num muted', 'data-cell': 'after' })];
+    const tr = h('tr', { 'data-pet-id': String(petId) },
+      h('th', { scope: 'row' }, nameOf(petId)), cells[0], cells[1], cells[2], h('td', { class: 'num' }, input), cells[3]);
+    const row = { tr, input, cells };
+    lineRows.set(petId, row);
+    return row;
+  }
+
   function draw() {
     const rows = order.lines.map((l) => {
       const left = l.ordered - l.received;
       const n = counts.get(l.petId) ?? 0;
-      const input = /** @type {HTMLInputElement} */ (h('input', {
-        id: `receive-count-${l.petId}`, type: 'number', min: '0', max: '1000000', step: '1', value: String(n), class: 'num-input',
-        'aria-label': `${nameOf(l.petId)} in this delivery`, 'data-focus-key': `receive-count-${l.petId}`, disabled: left === 0,
-      }));
-      input.addEventListener('focus', () => input.select());
-      input.addEventListener('change', () => setCount(l.petId, Math.max(0, Math.floor(Number(input.value) || 0))));
-      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); input.dispatchEvent(new Event('change')); scan.focus(); } });
-      return h('tr', { 'data-pet-id': String(l.petId), class: n > left ? 'over' : n > 0 ? 'counted' : null },
-        h('th', { scope: 'row' }, nameOf(l.petId)),
-        h('td', { class: 'num' }, String(l.ordered)),
-        h('td', { class: 'num' }, String(l.received)),
-        h('td', { class: 'num', 'data-cell': 'left' }, String(left)),
-        h('td', { class: 'num' }, input),
-        h('td', { class: 'num muted', 'data-cell': 'after' }, n > left ? `${n - left} too many` : String(left - n)));
+      const { tr, input, cells: [ordered, received, leftCell, after] } = lineRow(l.petId);
+      tr.className = n > left ? 'over' : n > 0 ? 'counted' : '';
+      ordered.textContent = String(l.ordered);
+      received.textContent = String(l.received);
+      leftCell.textContent = String(left);
+      after.textContent = n > left ? `${n - left} too many` : String(left - n);
+      input.disabled = left === 0;
+      if (!typing.has(l.petId)) input.value = String(n);
+      return tr;
     });
-    replace(tbody, rows);
+    if (rows.length !== tbody.children.length || rows.some((tr, i) => tbody.children[i] !== tr)) replace(tbody, rows);
     const sum = [...counts.values()].reduce((a, b) => a + b, 0);
     replace(total, sum ? `${plural(sum, 'unit')} counted in this delivery.` : 'Nothing counted yet.');
     button.disabled = sum === 0;

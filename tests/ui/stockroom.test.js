@@ -296,4 +296,52 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  it('keeps a count being typed on Receive when another device receives meanwhile', async () => {
+    const supplier = (await admin.post('/store/suppliers', { name: 'Case Foods' })).id;
+    const food = (await admin.post('/categories', { name: 'Food' })).id;
+    const flakes = (await admin.post('/pets', { name: 'Flakes', categoryId: food, sku: 'FLAKES-1', price: 500 })).id;
+    const pellets = (await admin.post('/pets', { name: 'Pellets', categoryId: food, sku: 'PELLETS-1', price: 600 })).id;
+    const order = await admin.post('/store/purchase-orders', { supplierId: supplier, lines: [{ petId: flakes, quantity: 5 }, { petId: pellets, quantity: 12 }] });
+    await admin.post(`/store/purchase-orders/${order.id}/send`, {});
+    const { context, page, errors } = await signedIn(`#/purchasing?order=${order.id}`, DESKTOP);
+    await page.waitForFunction(() => document.activeElement?.id === 'receive-scan');
+    const left = (/** @type {number} */ id, /** @type {string} */ n) => page.locator(`#receive tr[data-pet-id="${id}"] [data-cell="left"]`).filter({ hasText: new RegExp(`^${n}$`) }).waitFor();
+    /** Another device receives one unit of Flakes: the page redraws from the event. @param {string} nowLeft */
+    const elsewhere = async (nowLeft) => {
+      await admin.post(`/store/purchase-orders/${order.id}/receive`, { lines: [{ petId: flakes, quantity: 1 }] });
+      await left(flakes, nowLeft);
+    };
+
+    // A case of 12 typed in "Units per scan", the redraw coming between its two digits.
+    await page.getByLabel('Units per scan').click();
+    await page.keyboard.type('1');
+    await elsewhere('4');
+    await page.keyboard.type('2');
+    assert.equal(await page.getByLabel('Units per scan').inputValue(), '12');
+    await page.keyboard.press('Enter');
+    await scan(page, 'PELLETS-1');
+    await page.getByText('Pellets: 12 of 12 left to receive.').waitFor();
+
+    // A count typed in the table: the redraw neither empties the box nor takes the keyboard.
+    await page.locator('#receive-count-' + flakes).click();
+    await page.keyboard.type('2');
+    await elsewhere('3');
+    assert.equal(await page.locator('#receive-count-' + flakes).inputValue(), '2');
+    await page.keyboard.type('0');
+    assert.equal(await page.locator('#receive-count-' + flakes).inputValue(), '20');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await page.locator(`#receive tr[data-pet-id="${flakes}"] [data-cell="after"]`).filter({ hasText: /^0$/ }).waitFor();
+    await page.getByRole('button', { name: 'Receive', exact: true }).click();
+    await page.getByText(/Received 15 units: purchase order #\d+ is complete/).waitFor();
+    const done = await admin.get(`/store/purchase-orders/${order.id}`);
+    assert.deepEqual(done.lines.map((/** @type {any} */ l) => [l.petId, l.received]), [[flakes, 5], [pellets, 12]]);
+    assert.equal(done.status, 'received');
+    assert.equal(await stock(pellets), 12);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

@@ -270,18 +270,26 @@ export function mount(ctx) {
       canEdit && (o.status === 'draft' || (o.status === 'sent' && received(o) === 0)) ? h('button', { type: 'button', class: 'btn btn-danger-quiet', id: 'po-cancel', onclick: () => cancel(o) }, 'Cancel order') : null,
       h('a', { class: 'btn btn-quiet', href: '#/purchasing' }, 'Close'),
     ];
-    replace(detail,
-      h('section', { class: 'card po-card', 'aria-labelledby': 'po-title', 'data-status': o.status },
-        h('div', { class: 'page-head' },
-          h('h2', { id: 'po-title', tabindex: '-1' }, `Purchase order #${o.number} · ${supplier} `, statusBadge(o.status)),
-          h('div', { class: 'page-actions' }, actions)),
-        h('p', { class: 'muted' }, [
-          `Made ${localTime(o.createdAt)}`, o.sentAt ? ` · sent ${localTime(o.sentAt)}` : '', o.closedAt ? ` · closed ${localTime(o.closedAt)}` : '',
-          ` · ${received(o)} of ${units(o)} units received · total ${formatPrice(o.total)}`,
-        ].join('')),
-        o.note ? h('p', {}, o.note) : null,
-        table(`Lines of purchase order #${o.number}`, ['Pet', { label: 'Ordered', class: 'num' }, { label: 'Received', class: 'num' }, { label: 'Left', class: 'num' }, { label: 'Cost', class: 'num' }, { label: 'Line total', class: 'num' }], rows, 'No lines.'),
-        receiving ? receiving.el : null));
+    const parts = [
+      h('div', { class: 'page-head' },
+        h('h2', { id: 'po-title', tabindex: '-1' }, `Purchase order #${o.number} · ${supplier} `, statusBadge(o.status)),
+        h('div', { class: 'page-actions' }, actions)),
+      h('p', { class: 'muted' }, [
+        `Made ${localTime(o.createdAt)}`, o.sentAt ? ` · sent ${localTime(o.sentAt)}` : '', o.closedAt ? ` · closed ${localTime(o.closedAt)}` : '',
+        ` · ${received(o)} of ${units(o)} units received · total ${formatPrice(o.total)}`,
+      ].join('')),
+      o.note ? h('p', {}, o.note) : null,
+      table(`Lines of purchase order #${o.number}`, ['Pet', { label: 'Ordered', class: 'num' }, { label: 'Received', class: 'num' }, { label: 'Left', class: 'num' }, { label: 'Cost', class: 'num' }, { label: 'Line total', class: 'num' }], rows, 'No lines.'),
+    ].filter((part) => part !== null);
+    // The card is redrawn around the receiving panel, which stays where it is: moving it
+    // would take the keyboard out of the box a clerk is typing a case's count in.
+    const card = /** @type {HTMLElement} */ (detail.querySelector(':scope > .po-card') ?? h('section', { class: 'card po-card', 'aria-labelledby': 'po-title' }));
+    card.dataset.status = o.status;
+    const panel = receiving ? receiving.el : null;
+    for (const child of [...card.children]) if (child !== panel) child.remove();
+    card.prepend(...parts);
+    if (panel && panel.parentElement !== card) card.append(panel);
+    if (card.parentElement !== detail) replace(detail, card);
   }
 
   /** @type {import('../refresh.js').PageView} */
