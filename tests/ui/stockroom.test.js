@@ -344,4 +344,51 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('prints labels for pets ticked on different pages and searches, all together', async () => {
+    const bulk = (await admin.post('/categories', { name: 'Bulk' })).id;
+    for (let n = 1; n <= 30; n += 1) {
+      const two = String(n).padStart(2, '0');
+      await admin.post('/pets', { name: `Bulk ${two}`, categoryId: bulk, sku: `BULK-${two}`, price: 100 });
+    }
+    const { context, page, errors } = await signedIn('#/pets', DESKTOP, true);
+    await page.evaluate(() => {
+      const open = window.open.bind(window);
+      window.open = (...args) => {
+        const w = open(...args);
+        if (w) w.print = () => { /** @type {any} */ (w).__printed = true; };
+        return w;
+      };
+    });
+    const tick = (/** @type {string} */ name) => page.getByRole('checkbox', { name: `Select ${name} for labels`, exact: true });
+    // Page 1 of the list by name holds Bulk 01 to Bulk 25; Guppy is on page 2.
+    await tick('Bulk 02').check();
+    await page.locator('[data-focus-key="next-pets"]').click();
+    await tick('Guppy').check();
+    await page.getByLabel('Search name or category').fill('tetra');
+    await page.getByRole('rowheader', { name: /^Bulk/ }).first().waitFor({ state: 'detached' });
+    await tick('Neon tetra').check();
+    await page.getByLabel('Search name or category').fill('');
+    await page.getByRole('rowheader', { name: /^Bulk 01/ }).waitFor();
+    assert.equal(await tick('Bulk 02').isChecked(), true, 'still ticked after the search');
+    assert.equal(await tick('Bulk 01').isChecked(), false);
+
+    await page.getByRole('button', { name: 'Print labels (3 selected)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Print shelf labels' });
+    assert.deepEqual(await dialog.getByRole('checkbox', { checked: true }).evaluateAll((boxes) => boxes.map((b) => b.closest('.check')?.querySelector('label')?.firstChild?.textContent)),
+      ['Bulk 02', 'Guppy', 'Neon tetra']);
+    assert.equal(await dialog.getByRole('checkbox').count(), 3);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), dialog.getByRole('button', { name: 'Print labels' }).click()]);
+    await popup.waitForFunction(() => /** @type {any} */ (window).__printed === true);
+    const texts = await popup.evaluate(() => [...document.querySelectorAll('#labels svg text')].map((t) => t.textContent ?? ''));
+    assert.deepEqual(texts.filter((t) => /^(Bulk \d\d|Guppy|Neon tetra|Platy)$/.test(t)), ['Bulk 02', 'Guppy', 'Neon tetra']);
+    assert.deepEqual(texts.filter((t) => /^(BULK-\d\d|TETRA-NEON)$/.test(t) || t === GUPPY), ['BULK-02', GUPPY, 'TETRA-NEON']);
+    await popup.close();
+
+    // The selection stays until it is cleared.
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await page.getByRole('button', { name: 'Print labels', exact: true }).waitFor();
+    assert.equal(await tick('Bulk 02').isChecked(), false);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

@@ -28,6 +28,12 @@ export const watches = ['pet.', 'category.', 'inventory.'];
 
 /** Filters survive a trip to another page; a scanned pet shown alone (`only`) does not. */
 const state = { q: '', categoryId: '', status: '', sort: 'name', offset: 0, limit: 25, only: '' };
+/**
+ * The pets ticked for "Print labels", by id: kept across pages, filters, searches and trips
+ * to other pages, so labels for pets found one search at a time print together.
+ * @type {Map<number, Pet>}
+ */
+const picked = new Map();
 
 const STATUS_OPTIONS = /** @type {Array<[string, string]>} */ ([
   ['', 'No status'], ['available', 'Available'], ['pending', 'Pending'], ['sold', 'Sold'],
@@ -99,6 +105,16 @@ export function mount(ctx) {
       });
     },
   });
+  // "Print labels" prints the ticked pets of every page, or, with none ticked, this page's.
+  const labelsButton = h('button', { type: 'button', class: 'btn', id: 'pet-labels', onclick: () => openPrintLabels(picked.size ? [...picked.values()] : [...shown.values()].map((s) => s.pet)) });
+  const clearPicked = h('button', { type: 'button', class: 'btn btn-quiet', id: 'pet-labels-clear', onclick: () => { picked.clear(); for (const s of shown.values()) pickBox(s.tr).checked = false; drawPicked(); } }, 'Clear selection');
+  function drawPicked() {
+    labelsButton.textContent = picked.size ? `Print labels (${picked.size} selected)` : 'Print labels';
+    clearPicked.hidden = picked.size === 0;
+  }
+  drawPicked();
+  /** @param {HTMLElement} tr */
+  const pickBox = (tr) => /** @type {HTMLInputElement} */ (tr.querySelector('input[data-pick]'));
   const showAll = h('button', { type: 'button', class: 'btn btn-quiet', id: 'pet-show-all', onclick: () => { state.only = ''; ctx.refresh(); } }, 'Show all pets');
   const el = h(
     'section',
@@ -106,7 +122,7 @@ export function mount(ctx) {
     pageHeader('Pets',
       h('button', { type: 'button', class: 'btn', id: 'pet-export', onclick: exportPets }, 'Export CSV'),
       canEdit ? h('button', { type: 'button', class: 'btn', id: 'pet-import', onclick: () => void openImport() }, 'Import CSV') : null,
-      h('button', { type: 'button', class: 'btn', id: 'pet-labels', onclick: () => openPrintLabels([...shown.values()].map((s) => s.pet)) }, 'Print labels'),
+      labelsButton, clearPicked,
       canEdit ? h('button', { type: 'button', class: 'btn btn-primary', onclick: () => openPetForm(null) }, '+ Add pet') : null),
     h('div', { class: 'toolbar', role: 'search', 'aria-label': 'Find pets' },
       scan.el,
@@ -211,7 +227,15 @@ export function mount(ctx) {
     const n = pet.name;
     const k = `pet-${pet.id}`;
     const qty = item?.quantity;
+    if (picked.has(pet.id)) picked.set(pet.id, pet);
+    const pick = h('input', { type: 'checkbox', 'data-pick': true, 'aria-label': `Select ${n} for labels`, checked: picked.has(pet.id), 'data-focus-key': `${k}-pick` });
+    pick.addEventListener('change', () => {
+      if (/** @type {HTMLInputElement} */ (pick).checked) picked.set(pet.id, pet);
+      else picked.delete(pet.id);
+      drawPicked();
+    });
     return h('tr', { 'data-pet-id': String(pet.id) },
+      h('td', { class: 'pick' }, pick),
       h('td', { class: 'muted id wide-only' }, `#${pet.id}`),
       h('th', { scope: 'row', class: 'name' }, n, pet.sku || pet.barcode ? h('span', { class: 'code muted' }, [pet.sku, pet.barcode].filter(Boolean).join(' · ')) : null, holdBadge(pet)),
       h('td', {}, categories.get(pet.categoryId) ?? `#${pet.categoryId}`),
@@ -294,6 +318,7 @@ export function mount(ctx) {
       replace(results,
         state.only ? h('p', { class: 'scan-hit' }, 'Showing the scanned pet. ', showAll) : null,
         table('Pets', [
+          h('th', { scope: 'col', class: 'pick' }, srOnly('For labels')),
           sortHeader('ID', 'id', state.sort, onSort, 'wide-only'),
           sortHeader('Name', 'name', state.sort, onSort),
           'Category', 'Status', { label: 'Price', class: 'num' }, { label: 'In stock', class: 'num' }, 'Actions',
