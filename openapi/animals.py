@@ -36,21 +36,23 @@ ANIMAL = {
         "refunds, cancelled orders). Selling it "
         "needs the buyer (`buyer_required`), and once it has care entries or was sold it cannot "
         "be deleted (409 `conflict`). Dates are `YYYY-MM-DD` in the store's time zone and not "
-        "in the future. Fields without a value are omitted."
+        "in the future. Fields without a value are omitted; in a request, `null` for one of "
+        "them is the same as leaving it out."
     ),
     "required": ["sex"],
     "properties": {
         "sex": {"type": "string", "enum": ["male", "female", "unknown"]},
-        "bornOn": dict(DATE, description="Date of birth; not in the future."),
-        "breed": text("breed", f"Up to {hi('breed')} characters."),
-        "colour": text("breed", f"Up to {hi('breed')} characters."),
+        "bornOn": dict(DATE, nullable=True, description="Date of birth; not in the future."),
+        "breed": text("breed", f"Up to {hi('breed')} characters.", nullable=True),
+        "colour": text("breed", f"Up to {hi('breed')} characters.", nullable=True),
         "microchip": {
             "type": "string",
             "pattern": "^[0-9]{15}$",
+            "nullable": True,
             "description": "The microchip number: 15 digits, on one animal only (409 `duplicate_code`).",
         },
-        "source": text("animalSource", f"The breeder or supplier it came from; up to {hi('animalSource')} characters."),
-        "arrivedOn": dict(DATE, description="When it arrived at the shop; not in the future, not before `bornOn`."),
+        "source": text("animalSource", f"The breeder or supplier it came from; up to {hi('animalSource')} characters.", nullable=True),
+        "arrivedOn": dict(DATE, nullable=True, description="When it arrived at the shop; not in the future, not before `bornOn`."),
     },
     "example": {
         "sex": "female",

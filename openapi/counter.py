@@ -46,8 +46,10 @@ SALE_SCHEMAS = {
             "quantity": dict(QUANTITY, description=f"Units: {lo('quantity')} to {hi('quantity')}."),
             "discount": money(
                 "Taken off the line before tax: 0 (the default) to the line's `unitPrice × quantity` "
-                "(422 `validation_failed` naming the line past it).",
+                "(422 `validation_failed` naming the line past it); `null` is the same as leaving it "
+                "out.",
                 minimum=0,
+                nullable=True,
             ),
         },
     },
@@ -339,7 +341,7 @@ REFUND_SCHEMAS = {
             },
             "method": dict(METHOD, description="How the money is paid back."),
             "reason": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": NAME_PATTERN, "description": "Why: 1 to 200 characters, one of them not white space; stored trimmed."},
-            "restock": {"type": "boolean", "default": True, "description": "Put the units back in stock (history source `refund`)."},
+            "restock": {"type": "boolean", "default": True, "description": "Put the units back in stock (history source `refund`); leave it out for `true`, `null` is 422 `validation_failed`."},
             "till": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": NAME_PATTERN, "nullable": True, "description": "The till paying out; default the sale's."},
         },
         "example": {"lines": [{"petId": 42, "quantity": 1}], "method": "cash", "reason": "Wrong size"},

@@ -99,7 +99,9 @@ pub struct RefundInput {
     pub lines: Option<Vec<RefundLineInput>>,
     pub method: Option<String>,
     pub reason: Option<String>,
-    pub restock: Option<bool>,
+    /// Absent is `None`; `null` is `Some(None)`, refused: a flag is true or false.
+    #[serde(default, deserialize_with = "super::double_option")]
+    pub restock: Option<Option<bool>>,
     pub till: Option<String>,
 }
 
@@ -162,7 +164,16 @@ impl TryFrom<RefundInput> for NewRefund {
             lines,
             method: Method::parse("method", &method)?,
             reason,
-            restock: input.restock.unwrap_or(true),
+            restock: match input.restock {
+                None => true,
+                Some(Some(restock)) => restock,
+                Some(None) => {
+                    return Err(DomainError::invalid(
+                        "restock",
+                        "must be true or false, not null (leave it out for true)",
+                    ))
+                }
+            },
             till,
         })
     }

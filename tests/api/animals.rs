@@ -175,6 +175,20 @@ async fn a_bad_animal_record_is_refused_naming_its_field_and_nothing_changes() {
 }
 
 #[tokio::test]
+async fn an_animal_s_optional_fields_sent_as_null_are_the_same_as_left_out() {
+    let app = TestApp::spawn().await;
+    let id = animal_pet(
+        &app,
+        "Nulla",
+        json!({ "sex": "female", "bornOn": null, "breed": null, "colour": null,
+                "microchip": null, "source": null, "arrivedOn": null }),
+        0,
+    )
+    .await;
+    assert_eq!(pet(&app, id).await["animal"], json!({ "sex": "female" }));
+}
+
+#[tokio::test]
 async fn a_microchip_names_one_animal_only() {
     let app = TestApp::spawn().await;
     let chip = "985112345678902";

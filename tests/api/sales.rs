@@ -799,6 +799,43 @@ async fn a_refund_without_restock_leaves_the_stock_and_only_staff_may_refund() {
 }
 
 #[tokio::test]
+async fn a_refund_with_restock_null_is_refused_naming_it_and_nothing_is_refunded() {
+    let app = TestApp::spawn().await;
+    let sale = sold(&app, 500, 2, 4).await;
+    let pet = sale["lines"][0]["petId"].as_i64().unwrap();
+    let res = refund(
+        &app,
+        &sale,
+        json!({ "lines": [{ "petId": pet, "quantity": 1 }], "method": "cash",
+                "reason": "x", "restock": null }),
+    )
+    .await;
+    let message = assert_error(res, 422, "validation_failed").await;
+    assert!(message.starts_with("restock"), "{message}");
+    let refunds = app
+        .get_json(&format!("/store/sales/{}/refunds", sale["id"]))
+        .await;
+    assert_eq!(refunds, json!([]));
+    assert_eq!(stock(&app, pet).await, 2);
+}
+
+#[tokio::test]
+async fn a_sale_line_with_discount_null_is_sold_without_a_discount() {
+    let app = TestApp::spawn().await;
+    let pet = priced_pet(&app, "Gecko", 700, None, 5).await;
+    let sale = sell(
+        &app,
+        json!({ "lines": [{ "petId": pet, "quantity": 1, "discount": null }],
+                "payments": cash(700) }),
+    )
+    .await;
+    assert_eq!(
+        (&sale["lines"][0]["discount"], &sale["total"]),
+        (&json!(0), &json!(700))
+    );
+}
+
+#[tokio::test]
 async fn a_repeated_refund_with_its_idempotency_key_replays_without_refunding_again() {
     let app = TestApp::spawn().await;
     let sale = sold(&app, 700, 3, 3).await;

@@ -5,7 +5,11 @@
 #   1. openapi/openapi.json is what openapi/generate.py writes, and a valid OpenAPI 3.0.3 document;
 #   2. a fresh server (the already-built target/debug/petstore, on a temporary store) serves that
 #      same document at /openapi.json, the /docs page and its files, and the /events stream;
-#   3. schemathesis generates requests for every operation but /events from the served document
+#   3. every JSON request body, property by property (tests/contract/bodies.py): `null` where the
+#      document does not allow it, a required property left out, and a wrong JSON type are
+#      refused in the Error shape, and `null` where the document allows it is accepted; the
+#      fuzzer below finds such mismatches only by chance;
+#   4. schemathesis generates requests for every operation but /events from the served document
 #      (settings in tests/contract/schemathesis.toml) and runs every check (`--checks all`): no
 #      5xx; every status code, content type, header and body is one the document allows; every
 #      request the document allows is accepted and every one it forbids is refused. The few
@@ -99,9 +103,14 @@ problems=()
 "$venv/bin/openapi-spec-validator" "$tmp/served.json" ||
     problems+=("the served document is not valid OpenAPI")
 
-say "schemathesis: up to $max_examples cases per operation"
+say "preparing the store"
 CONTRACT_TARGET_KEY_ID="$("$venv/bin/python" tests/contract/prepare.py "$base" "$admin_key")"
 export CONTRACT_TARGET_KEY_ID
+say "request bodies: null, left out and the wrong type, one property at a time"
+"$venv/bin/python" tests/contract/bodies.py "$base" "$admin_key" openapi/openapi.json ||
+    problems+=("request bodies whose answers contradict the document (see above)")
+
+say "schemathesis: up to $max_examples cases per operation"
 run_args=()
 [[ -n "${CONTRACT_SEED:-}" ]] && run_args=(--seed "$CONTRACT_SEED")
 [[ -n "${CONTRACT_PHASES:-}" ]] && run_args+=(--phases "$CONTRACT_PHASES")
