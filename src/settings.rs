@@ -19,7 +19,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 
 use crate::contract;
-use crate::limits::BanPolicy;
+use crate::limits::{BanPolicy, Plan, Quota};
 use crate::Error;
 
 /// The sunset of `GET /pets/{petId}` unless a setting moves it.
@@ -179,6 +179,15 @@ pub struct ServeArgs {
     /// How long a ban lasts, in seconds.
     #[arg(long, env = "PETSTORE_BAN_SECONDS", default_value_t = contract::DEFAULTS.ban_secs)]
     pub ban_seconds: u64,
+    /// Requests a minute that callers without a valid key may make from one address
+    /// [default: the Free plan's]. For the contract suite, whose fuzzer sends thousands of
+    /// keyless requests from this machine; hidden, as no shop needs it.
+    #[arg(long, env = "PETSTORE_KEYLESS_PER_MINUTE", hide = true)]
+    pub keyless_per_minute: Option<u64>,
+    /// Requests a day that callers without a valid key may make from one address [default:
+    /// the Free plan's]. For the contract suite, as `keyless_per_minute`.
+    #[arg(long, env = "PETSTORE_KEYLESS_PER_DAY", hide = true)]
+    pub keyless_per_day: Option<u64>,
     /// Hours between automatic backups (fractions allowed, e.g. 0.5); 0 turns them off.
     #[arg(long, env = "PETSTORE_BACKUP_EVERY", default_value_t = DEFAULT_BACKUP_EVERY_HOURS)]
     pub backup_every: f64,
@@ -222,6 +231,8 @@ impl Default for ServeArgs {
             rate_limits: RateLimits::On,
             ban_after: BanPolicy::default().max_rejections,
             ban_seconds: BanPolicy::default().ban_secs,
+            keyless_per_minute: None,
+            keyless_per_day: None,
             backup_every: DEFAULT_BACKUP_EVERY_HOURS,
             backup_dir: None,
             backup_keep: DEFAULT_BACKUP_KEEP,
@@ -296,6 +307,9 @@ pub struct Settings {
     pub request_timeout: Duration,
     pub rate_limits: RateLimits,
     pub ban: BanPolicy,
+    /// The quota of callers without a valid key, counted by address: the Free plan's unless
+    /// the operator who starts the server says otherwise (a client never can).
+    pub keyless: Quota,
     pub backup: BackupSettings,
     pub log: LogSettings,
     /// Whether `petstore serve` speaks HTTPS.
@@ -316,6 +330,7 @@ impl std::fmt::Debug for Settings {
             .field("request_timeout", &self.request_timeout)
             .field("rate_limits", &self.rate_limits)
             .field("ban", &self.ban)
+            .field("keyless", &self.keyless)
             .field("backup", &self.backup)
             .field("log", &self.log)
             .field("tls", &self.tls)
@@ -417,6 +432,7 @@ impl Settings {
                 ban_secs: args.ban_seconds,
                 ..defaults
             },
+            keyless: keyless_quota(args.keyless_per_minute, args.keyless_per_day),
             sources,
         })
     }
@@ -424,6 +440,18 @@ impl Settings {
     /// Settings from the `PETSTORE_*` variables alone (the desktop app has no flags).
     pub fn from_env() -> Result<Self, Error> {
         Self::from_args(["petstore"])
+    }
+}
+
+/// The keyless quota: the Free plan's, with either number replaced when it was set.
+fn keyless_quota(per_minute: Option<u64>, per_day: Option<u64>) -> Quota {
+    let free = Plan::Free.quota(None).unwrap_or(Quota {
+        per_minute: 60,
+        per_day: 1000,
+    });
+    Quota {
+        per_minute: per_minute.unwrap_or(free.per_minute),
+        per_day: per_day.unwrap_or(free.per_day),
     }
 }
 
@@ -650,6 +678,28 @@ mod tests {
         let off = Settings::from_args(["petstore", "--db", "/tmp/x.sqlite", "--tls", "off"]);
         assert_eq!(off.unwrap().tls, Tls::Off);
         assert_eq!(ServeArgs::default().tls, Tls::Off);
+    }
+
+    #[test]
+    fn callers_without_a_key_get_the_free_plan_unless_the_operator_sets_their_quota() {
+        let free = Plan::Free.quota(None).unwrap();
+        let plain = Settings::from_args(["petstore", "--db", "/tmp/x.sqlite"]).unwrap();
+        assert_eq!(plain.keyless, free);
+        let raised = Settings::from_args([
+            "petstore",
+            "--db",
+            "/tmp/x.sqlite",
+            "--keyless-per-minute",
+            "5000",
+        ])
+        .unwrap();
+        assert_eq!(
+            raised.keyless,
+            Quota {
+                per_minute: 5000,
+                per_day: free.per_day
+            }
+        );
     }
 
     #[test]

@@ -15,21 +15,20 @@ use super::state::AppState;
 use crate::auth::Caller;
 use crate::contract::Code;
 use crate::limits::{
-    client_net, policy_header, ratelimit_header, Decision, Limiter, Plan, Quota, Subject,
+    client_net, policy_header, ratelimit_header, Decision, Limiter, Quota, Subject,
 };
 
 /// Counts a request of `caller` (or of the client's network, for a request with no valid
-/// key: an IPv4 address or an IPv6 /64).
-pub fn check(limiter: &Limiter, caller: Option<&Caller>, addr: IpAddr) -> (Decision, Quota) {
+/// key: an IPv4 address or an IPv6 /64, held to the `keyless` quota).
+pub fn check(
+    limiter: &Limiter,
+    caller: Option<&Caller>,
+    addr: IpAddr,
+    keyless: Quota,
+) -> (Decision, Quota) {
     let (subject, quota) = match caller {
         Some(caller) => (caller.subject(), caller.quota),
-        None => (
-            Subject::Addr(client_net(addr)),
-            Plan::Free.quota(None).unwrap_or(Quota {
-                per_minute: 60,
-                per_day: 1000,
-            }),
-        ),
+        None => (Subject::Addr(client_net(addr)), keyless),
     };
     (limiter.check(&subject, quota), quota)
 }
@@ -82,7 +81,7 @@ where
         .settings()
         .rate_limits
         .is_on()
-        .then(|| check(s.app.limiter(), None, addr));
+        .then(|| check(s.app.limiter(), None, addr, s.app.settings().keyless));
     let mut response = match &decision {
         Some((decision, _)) if !decision.is_allowed() => {
             refusal(decision).unwrap_or_else(|| ApiError::internal().into_response())

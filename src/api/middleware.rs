@@ -115,12 +115,10 @@ where
         None => None,
     }
     .filter(|caller| !caller.is_session() || is_this_machine(addr));
-    let decision = s
-        .app
-        .settings()
-        .rate_limits
-        .is_on()
-        .then(|| limit::check(s.app.limiter(), caller.as_deref(), addr));
+    let decision = s.app.settings().rate_limits.is_on().then(|| {
+        let keyless = s.app.settings().keyless;
+        limit::check(s.app.limiter(), caller.as_deref(), addr, keyless)
+    });
     let key_name = caller.as_ref().map(|c| KeyName(c.name.clone()));
     let mut response = match (&decision, caller) {
         (Some((decision, _)), _) if !decision.is_allowed() => {

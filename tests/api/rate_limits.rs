@@ -421,6 +421,33 @@ async fn callers_without_a_valid_key_are_limited_by_address_on_the_free_plan() {
 }
 
 #[tokio::test]
+async fn an_operator_set_keyless_quota_is_the_one_counted_and_shown_to_callers_without_a_key() {
+    let (app, _) = app_at_with(T0, |a| {
+        a.keyless_per_minute = Some(100);
+        a.keyless_per_day = Some(5_000);
+    })
+    .await;
+    for i in 1..=100 {
+        let res = get_without_key(&app, "/pets").await;
+        assert_eq!(x_rate(&res), (100, 100 - i, MINUTE_END), "request {i}");
+        assert_error(res, 401, "unauthorized").await;
+    }
+    let res = get_without_key(&app, "/pets").await;
+    let policy = res.headers()["ratelimit-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(policy.contains("q=5000;w=86400"), "{policy}");
+    assert_rate_limited(res, 42).await;
+    // A key's own plan is untouched by it.
+    let key = app.key("readonly", "free").await;
+    assert_eq!(
+        x_rate(&get_as(&app, &key, "/pets").await),
+        (60, 59, MINUTE_END)
+    );
+}
+
+#[tokio::test]
 async fn an_address_refused_too_often_is_banned_too() {
     let (app, clock) = app_at_with(T0, |a| a.ban_after = 2).await;
     for _ in 0..60 {
