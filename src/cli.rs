@@ -1,5 +1,5 @@
 //! The `petstore` command line: `serve` (the default), `demo`, `keys create|list|revoke`,
-//! `backup FILE` and `restore FILE`.
+//! `backup FILE`, `restore FILE` and, on Windows, `service install|uninstall|run`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,6 +47,10 @@ pub enum Command {
         /// The backup to restore (a file from the backups folder or from `petstore backup`)
         file: PathBuf,
     },
+    /// The server as a Windows service: install, uninstall, or run (as the service)
+    #[cfg(windows)]
+    #[command(subcommand)]
+    Service(crate::service::ServiceCommand),
 }
 
 #[derive(Subcommand)]
@@ -201,6 +205,12 @@ pub fn serve_settings(matches: &ArgMatches) -> Result<Settings, Error> {
     if let Some(serve) = matches.subcommand_matches("serve") {
         return Settings::from_matches(serve);
     }
+    if let Some(run) = matches
+        .subcommand_matches("service")
+        .and_then(|service| service.subcommand_matches("run"))
+    {
+        return Settings::from_matches(run);
+    }
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     argv.push("serve".into());
     let matches = <Cli as clap::CommandFactory>::command()
@@ -220,6 +230,14 @@ pub fn serve_settings(matches: &ArgMatches) -> Result<Settings, Error> {
 /// computer can read a command's flags in the process list, while `PETSTORE_ADMIN_KEY` is
 /// readable by the same user only.
 pub async fn serve(settings: Settings) -> Result<(), Error> {
+    serve_until(settings, shutdown_signal()).await
+}
+
+/// Serves as [`serve`] does until `stop` resolves (a service's stop, on Windows).
+pub async fn serve_until(
+    settings: Settings,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), Error> {
     tracing::info!(?settings, "starting");
     if settings.source("admin_key") == crate::settings::Source::Flag {
         tracing::warn!(
@@ -229,7 +247,7 @@ pub async fn serve(settings: Settings) -> Result<(), Error> {
     }
     let app = App::open(&settings)?;
     let first_admin_key = app.first_admin_key();
-    serve_app(&settings, app, |out| {
+    serve_app(&settings, app, stop, |out| {
         if let Some(secret) = first_admin_key {
             writeln!(
                 out,
@@ -277,7 +295,7 @@ pub async fn demo(db: Option<PathBuf>, mut args: ServeArgs) -> Result<(), Error>
     let settings = Settings::new(Some(db), args)?;
     let app = App::open(&settings)?;
     let shop = crate::demo::fill(&app, &admin_key).await?;
-    serve_app(&settings, app, |out| {
+    serve_app(&settings, app, shutdown_signal(), |out| {
         writeln!(
             out,
             "Demo shop: {} pets in {} categories, {} units in stock, {} orders over the last \
@@ -292,18 +310,18 @@ pub async fn demo(db: Option<PathBuf>, mut args: ServeArgs) -> Result<(), Error>
     .await
 }
 
-/// Binds, prints the address, the backups and `banner`, and serves `app` until Ctrl-C or
-/// SIGTERM.
+/// Binds, prints the address, the backups and `banner`, and serves `app` until `stop`
+/// resolves.
 async fn serve_app(
     settings: &Settings,
     app: App,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
     banner: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
 ) -> Result<(), Error> {
     let listener = tokio::net::TcpListener::bind(settings.bind)
         .await
         .map_err(|e| Error::Settings(format!("cannot listen on {}: {e}", settings.bind)))?;
     let addr = listener.local_addr()?;
-    let stop = shutdown_signal();
     let https = settings.tls.is_on();
     let scheme = if https { "https" } else { "http" };
     {

@@ -34,6 +34,7 @@ mod app;
 pub mod auth;
 pub mod cli;
 pub mod contract;
+pub mod data_folder;
 pub mod demo;
 pub mod domain;
 mod error;
@@ -41,6 +42,8 @@ pub mod limits;
 pub mod logfile;
 pub mod logqueue;
 pub mod repeats;
+#[cfg(windows)]
+pub mod service;
 pub mod settings;
 pub mod store;
 pub mod tls;

@@ -2,6 +2,8 @@
 
 use clap::{CommandFactory, FromArgMatches};
 use petstore::cli::{self, Cli, Command};
+#[cfg(windows)]
+use petstore::service::{self, ServiceCommand};
 use petstore::Settings;
 
 fn main() -> std::process::ExitCode {
@@ -10,6 +12,11 @@ fn main() -> std::process::ExitCode {
     // The server's settings are read before the log starts, since they say where it goes.
     let serving = match cli.command {
         Some(Command::Serve(_)) | None => match cli::serve_settings(&matches) {
+            Ok(settings) => Some(settings),
+            Err(err) => return failed(&err),
+        },
+        #[cfg(windows)]
+        Some(Command::Service(ServiceCommand::Run(_))) => match cli::serve_settings(&matches) {
             Ok(settings) => Some(settings),
             Err(err) => return failed(&err),
         },
@@ -43,8 +50,11 @@ fn main() -> std::process::ExitCode {
         .with_ansi(colours)
         .with_target(false)
         .init();
+    petstore::data_folder::log_notes();
     let mut out = std::io::stdout();
     let result = match (cli.command, serving) {
+        #[cfg(windows)]
+        (Some(Command::Service(ServiceCommand::Run(_))), Some(settings)) => service::run(settings),
         (_, Some(settings)) => run_server(settings),
         (Some(Command::Keys(command)), _) => cli::keys(cli.db, command, &mut out),
         (Some(Command::Backup { file }), _) => cli::backup(cli.db, file, &mut out),
@@ -55,8 +65,16 @@ fn main() -> std::process::ExitCode {
         }
         (Some(Command::Restore { file }), _) => cli::restore(cli.db, file, &mut out),
         (Some(Command::Demo(args)), _) => run_async(cli::demo(cli.db, args)),
+        #[cfg(windows)]
+        (Some(Command::Service(ServiceCommand::Install { serve })), _) => {
+            service::install(cli.db, serve, &mut out)
+        }
+        #[cfg(windows)]
+        (Some(Command::Service(ServiceCommand::Uninstall)), _) => service::uninstall(&mut out),
         // Serving always has its settings (read above, or the program already stopped).
         (Some(Command::Serve(_)) | None, None) => Ok(()),
+        #[cfg(windows)]
+        (Some(Command::Service(ServiceCommand::Run(_))), None) => Ok(()),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -550,10 +550,10 @@ fn default_sunset() -> DateTime<Utc> {
         .unwrap_or_else(|_| Utc::now())
 }
 
-/// `store.sqlite` in the operating system's data folder for this program.
+/// `store.sqlite` in this user's data folder (see [`crate::data_folder`]).
 pub fn default_db_path() -> Result<PathBuf, Error> {
-    directories::ProjectDirs::from("shop", "petstore", "petstore")
-        .map(|dirs| dirs.data_dir().join("store.sqlite"))
+    crate::data_folder::folder()
+        .map(|folder| folder.join(crate::data_folder::STORE_FILE))
         .ok_or_else(|| {
             Error::Settings("cannot find a data folder for this user; pass --db PATH".into())
         })

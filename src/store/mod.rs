@@ -94,8 +94,7 @@ use crate::domain::DomainError;
 /// the system names none).
 pub fn files_parent(path: &Path) -> PathBuf {
     if is_postgres(path) {
-        return directories::ProjectDirs::from("shop", "petstore", "petstore")
-            .map_or_else(|| PathBuf::from("."), |dirs| dirs.data_dir().to_owned());
+        return crate::data_folder::folder().unwrap_or_else(|| PathBuf::from("."));
     }
     files::parent_of(path).to_owned()
 }

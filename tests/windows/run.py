@@ -4,8 +4,10 @@
 Each check starts the Windows binary (through the `petstore` wrapper tests/windows/run.sh
 writes, which runs `wine petstore.exe`) and looks at what a shop would see:
 
-  - a first start with no --db makes the store in %APPDATA% (the Windows profile's
-    AppData\\Roaming\\petstore\\petstore\\data), and says so with a Windows path;
+  - a first start with no --db makes the store in %LOCALAPPDATA%\\petstore\\data (the
+    Windows profile's AppData\\Local), and says so with a Windows path;
+  - a store an earlier version kept in %APPDATA%\\petstore\\petstore\\data is moved there,
+    with a log line, or used where it is (and said so) when it cannot be moved;
   - a second petstore on the same store is refused while the first serves (the store's lock
     file, taken with LockFileEx);
   - Ctrl+C (a console control event) stops the server gracefully: exit 0, the store closed
@@ -17,7 +19,10 @@ writes, which runs `wine petstore.exe`) and looks at what a shop would see:
   - CSV exports end their lines with CRLF, and an import of a file with CRLF lines (as Excel
     on Windows saves it) reads its cells without a stray carriage return;
   - the log file is rotated by size while the server writes it;
-  - the staff UI and the docs page are served (embedded in the .exe, debug builds included).
+  - the staff UI and the docs page are served (embedded in the .exe, debug builds included);
+  - `petstore service install` registers a Windows service for the store, Wine's service
+    manager starts it (`net start`), it serves, `net stop` stops it gracefully (the store
+    closed), and `petstore service uninstall` removes it.
 
 Prints one line per check, then `N passed, M failed`; exits 1 on any failure.
 Usage: python3 tests/windows/run.py --binary target/windows-wine/petstore --prefix WINEPREFIX
@@ -31,9 +36,11 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -81,12 +88,57 @@ def read_stdout(server: harness.Server) -> str:
     return server.log_path.read_text(errors="replace") if server.log_path else ""
 
 
-def data_folder(prefix: Path) -> Path:
-    """%APPDATA%\\petstore\\petstore\\data inside the Wine prefix, as a Linux path."""
+def profile(prefix: Path) -> Path:
+    """The Wine prefix's user profile, as a Linux path."""
     users = [u for u in (prefix / "drive_c" / "users").iterdir() if u.name != "Public"]
     if len(users) != 1:
         raise RuntimeError(f"expected one user in the Wine prefix, found {users}")
-    return users[0] / "AppData" / "Roaming" / "petstore" / "petstore" / "data"
+    return users[0]
+
+
+def data_folder(prefix: Path) -> Path:
+    """%LOCALAPPDATA%\\petstore\\data inside the Wine prefix, as a Linux path."""
+    return profile(prefix) / "AppData" / "Local" / "petstore" / "data"
+
+
+def earlier_folder(prefix: Path) -> Path:
+    """%APPDATA%\\petstore\\petstore\\data, where earlier versions kept the store."""
+    return profile(prefix) / "AppData" / "Roaming" / "petstore" / "petstore" / "data"
+
+
+def wine(*args: str) -> subprocess.CompletedProcess:
+    """A Wine program (sc, net, reg) in the same prefix, to its end; its output as text.
+
+    The output goes through files, not pipes: a Wine program that starts Wine's service manager
+    hands its standard handles down to it, and a pipe held open by the manager would never end.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        done = subprocess.run(["wine", *args], stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                              timeout=120)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(done.args, done.returncode,
+                                           out.read().decode(errors="replace"),
+                                           err.read().decode(errors="replace"))
+
+
+def free_port() -> int:
+    """A loopback port free right now (a service cannot print the port it bound)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def answers(base: str, key: str, path: str, within: float) -> tuple[int, bytes]:
+    """GET `path` until it answers (a service has no output to wait on), at most `within` s."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return raw_call(base, key, "GET", path, headers={"Accept": "application/json"})
+        except (urllib.error.URLError, ConnectionError, OSError):
+            if time.monotonic() > deadline:
+                return 0, b""
+            time.sleep(0.5)
 
 
 def main() -> int:
@@ -104,16 +156,18 @@ def main() -> int:
 
     # The data folder: a first start with no --db.
     folder = data_folder(args.prefix)
-    shutil.rmtree(folder.parent.parent, ignore_errors=True)
+    earlier = earlier_folder(args.prefix)
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    shutil.rmtree(earlier.parent.parent, ignore_errors=True)
     first = harness.Server([str(binary), "serve", "--bind", "127.0.0.1:0"], log=work / "first.log",
                            timeout=90)
     try:
         out = read_stdout(first)
         store_line = next((line for line in out.splitlines() if "Store: " in line), "")
         shown = store_line.split("Store: ", 1)[-1].strip()
-        results.check("a first start with no --db makes the store in %APPDATA%",
-                      (folder / "store.sqlite").is_file()
-                      and re.fullmatch(r"C:\\users\\[^\\]+\\AppData\\Roaming\\petstore\\petstore\\data"
+        results.check("a first start with no --db makes the store in %LOCALAPPDATA%\\petstore\\data",
+                      (folder / "store.sqlite").is_file() and not earlier.exists()
+                      and re.fullmatch(r"C:\\users\\[^\\]+\\AppData\\Local\\petstore\\data"
                                        r"\\store\.sqlite", shown) is not None,
                       f"shown as {shown!r}")
         backups_line = next((line for line in out.splitlines() if line.startswith("Backups:")), "")
@@ -140,6 +194,38 @@ def main() -> int:
                       f"exit {code}, wal {wal.stat().st_size if wal.exists() else 'absent'} bytes")
     finally:
         first.kill()
+
+    # An earlier version's store in %APPDATA%\petstore\petstore\data: moved, once, with a log line.
+    earlier.parent.mkdir(parents=True)
+    folder.rename(earlier)
+    moved = harness.Server([str(binary), "serve", "--bind", "127.0.0.1:0"], log=work / "moved.log",
+                           timeout=90)
+    try:
+        out = read_stdout(moved)
+        shown = next((line for line in out.splitlines() if "Store: " in line), "").split("Store: ", 1)[-1]
+        results.check("a store in the earlier %APPDATA% folder is moved to %LOCALAPPDATA%, said in the log",
+                      re.search(r"moved the store's folder from C:\\users\\[^\\]+\\AppData\\Roaming"
+                                r"\\petstore\\petstore\\data to C:\\users\\[^\\]+\\AppData\\Local"
+                                r"\\petstore\\data", out) is not None
+                      and "\\AppData\\Local\\petstore\\data\\store.sqlite" in shown
+                      and "This is a new store" not in out
+                      and (folder / "store.sqlite").is_file() and not earlier.parent.parent.exists(),
+                      f"shown as {shown.strip()!r}")
+    finally:
+        moved.stop()
+    # One that cannot be moved (something else already in the new folder) is used where it is.
+    earlier.parent.mkdir(parents=True)
+    folder.rename(earlier)
+    folder.mkdir()
+    (folder / "notes.txt").write_text("not a store")
+    kept = run(binary, "keys", "list")
+    results.check("a store that cannot be moved is used where it is, and the log says why",
+                  kept.returncode == 0 and "using the store in C:\\users\\" in kept.stderr
+                  and "\\Roaming\\petstore\\petstore\\data" in kept.stderr
+                  and (earlier / "store.sqlite").is_file() and not (folder / "store.sqlite").exists(),
+                  f"exit {kept.returncode}: {kept.stderr.strip()[-300:]}")
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    shutil.rmtree(earlier.parent.parent, ignore_errors=True)
 
     # Backups and restore, on a store of the test's own.
     db = work / "shop" / "store.sqlite"
@@ -216,12 +302,80 @@ def main() -> int:
                   and len(kept) == 1 and ":" not in kept[0],
                   f"exit {restored.returncode}: {restored.stdout.strip()[-300:]} {restored.stderr.strip()[-200:]}; kept {kept}")
 
+    check_service(binary, results, work, db, admin_key)
+
     print(f"{results.passed} passed, {results.failed} failed", flush=True)
     if results.failed == 0:
         shutil.rmtree(work, ignore_errors=True)
     else:
         print(f"kept {work} for a look", flush=True)
     return 1 if results.failed else 0
+
+
+def check_service(binary: Path, results: Results, work: Path, db: Path, admin_key: str) -> None:
+    """The Windows service, through Wine's service manager, on the store `db` (3 pets).
+
+    Wine stops its service manager, and the services it runs, when the last program of the
+    session ends: a Wine program kept running in the background holds the session open for the
+    service's whole life, as a signed-in Windows would (a real Windows needs nobody signed in).
+    """
+    missing = run(binary, "--db", str(work / "none" / "store.sqlite"), "service", "install")
+    results.check("petstore service install refuses a store that does not exist yet",
+                  missing.returncode != 0 and "run `petstore serve` once first" in missing.stderr,
+                  f"exit {missing.returncode}: {missing.stderr.strip()[-200:]}")
+    session = subprocess.Popen(["wine", "cmd", "/c", "ping -n 600 127.0.0.1 >NUL"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        # Answered by the service manager, so it runs from here on (and starts no service of
+        # ours at its boot: there is none yet).
+        wine("sc", "query", "petstore")
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        installed = run(binary, "--db", str(db), "service", "install", "--bind", f"127.0.0.1:{port}")
+        try:
+            key = r"HKLM\System\CurrentControlSet\Services\petstore"
+            image = wine("reg", "query", key, "/v", "ImagePath").stdout
+            start = wine("reg", "query", key, "/v", "Start").stdout
+            results.check("petstore service install registers the service, started at boot, with the "
+                          "store and its flags",
+                          installed.returncode == 0 and "service run" in image
+                          and f"--bind 127.0.0.1:{port}" in image and "store.sqlite" in image
+                          and "--log-file" in image
+                          and re.search(r"Start\s+REG_DWORD\s+0x2", start) is not None,
+                          f"exit {installed.returncode}: {installed.stdout.strip()[-200:]}"
+                          f"{installed.stderr.strip()[-200:]}; {image.strip()[-300:]} {start.strip()[-60:]}")
+            started = wine("net", "start", "petstore")
+            status, body = answers(base, admin_key, "/pets?limit=50", 90)
+            pets = json.loads(body) if status == 200 else None
+            results.check("net start petstore starts the service and it serves the store",
+                          started.returncode == 0 and status == 200 and isinstance(pets, list)
+                          and len(pets) == 3,
+                          f"net start exit {started.returncode} {started.stdout.strip()[-100:]}; "
+                          f"GET /pets {status}, {len(pets) if isinstance(pets, list) else pets} pets")
+            stopped = wine("net", "stop", "petstore")
+            state = wine("sc", "query", "petstore").stdout
+            log = db.parent / "petstore.log"
+            text = log.read_text(errors="replace") if log.exists() else ""
+            wal = db.with_name(db.name + "-wal")
+            results.check("net stop petstore stops the service gracefully and closes the store",
+                          stopped.returncode == 0 and "STOPPED" in state
+                          and "the service manager asks the server to stop" in text
+                          and "INFO stopped" in text
+                          and (not wal.exists() or wal.stat().st_size == 0),
+                          f"net stop exit {stopped.returncode}; {state.strip()[-120:]}; "
+                          f"wal {wal.stat().st_size if wal.exists() else 'absent'}; log {text.strip()[-200:]}")
+        finally:
+            removed = run(binary, "service", "uninstall")
+        gone = wine("sc", "query", "petstore")
+        results.check("petstore service uninstall removes the service",
+                      removed.returncode == 0 and "Removed the Windows service" in removed.stdout
+                      and gone.returncode != 0,
+                      f"exit {removed.returncode}: {removed.stderr.strip()[-200:]}; "
+                      f"sc query exit {gone.returncode}")
+    finally:
+        session.kill()
+        session.wait()
 
 
 if __name__ == "__main__":
