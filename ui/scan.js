@@ -13,6 +13,8 @@ import { notifyError } from './notify.js';
  * @property {string} [label]
  * @property {(pet: Pet, code: string) => void} onFound
  * @property {(code: string, kind: 'barcode' | 'sku') => void} onMissing
+ * @property {(code: string) => Pet | undefined} [local]  a pet the page already holds, found at
+ *   once (no request, so keys typed right after the scan's Enter follow the page there)
  */
 
 /**
@@ -41,6 +43,13 @@ export function scanBox(o) {
     e.preventDefault();
     const code = input.value.trim();
     if (!code) return;
+    const held = o.local?.(code);
+    if (held) {
+      input.value = '';
+      status.textContent = `Found ${held.name}.`;
+      o.onFound(held, code);
+      return;
+    }
     status.textContent = `Looking up ${code}…`;
     try {
       const pet = await findByCode(code);

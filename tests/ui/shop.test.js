@@ -235,10 +235,10 @@ describe('the shop screens of interface 1.1', () => {
     await scan.waitFor();
     await scan.click();
     await page.keyboard.type('4006381', { delay: 5 });
-    const drawn = await page.locator('.stocktake .results > p.muted').elementHandle();
-    // Another till changes a pet: the page redraws around the scan box while it is typed in.
-    await admin.patch(`/pets/${ids.Guppy}`, { price: 321 });
-    await page.waitForFunction((el) => !el?.isConnected, drawn);
+    // Another till renames a pet: the page is read again and redrawn around the scan box while
+    // it is typed in.
+    await admin.patch(`/pets/${ids.Guppy}`, { name: 'Fancy guppy' });
+    await page.locator('.st-left-list button', { hasText: 'Fancy guppy' }).waitFor({ state: 'attached' });
     await page.keyboard.type('333931', { delay: 5 });
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Neon tetra' }).waitFor({ timeout: 5000 });

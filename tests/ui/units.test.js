@@ -335,3 +335,34 @@ describe('the refund preview', async () => {
     assert.deepEqual(back.get(2), { quantity: 2, amount: 30, tax: 5 });
   });
 });
+
+describe('a stocktake’s count box', async () => {
+  const { readCountBox, gtinValid } = await load('countscan.js');
+  const codes = new Set(['2000000000029', '96385074', 'bud-1']);
+  const known = (/** @type {string} */ c) => codes.has(c.toLowerCase());
+
+  it('reads a count as a count, whatever the store’s codes', () => {
+    assert.deepEqual(readCountBox(' 55 ', known), { kind: 'count', count: '55' });
+    assert.deepEqual(readCountBox('1000000', known), { kind: 'count', count: '1000000' });
+    assert.deepEqual(readCountBox('5x', known), { kind: 'count', count: '5x' });
+  });
+
+  it('splits a count from the next pet’s barcode or SKU scanned after it', () => {
+    assert.deepEqual(readCountBox('552000000000029', known), { kind: 'next', count: '55', code: '2000000000029' });
+    assert.deepEqual(readCountBox('2000000000029', known), { kind: 'next', count: '', code: '2000000000029' });
+    assert.deepEqual(readCountBox('396385074', known), { kind: 'next', count: '3', code: '96385074' });
+    assert.deepEqual(readCountBox('12BUD-1', known), { kind: 'next', count: '12', code: 'BUD-1' });
+  });
+
+  it('names a scanned code no pet has by its check digit, and keeps the count before it', () => {
+    assert.deepEqual(readCountBox('125012345678900', known), { kind: 'unknown', count: '12', code: '5012345678900' });
+    assert.deepEqual(readCountBox('99999999999', known), { kind: 'unknown', count: '', code: '99999999999' });
+  });
+
+  it('checks a GTIN’s check digit', () => {
+    assert.equal(gtinValid('4006381333931'), true);
+    assert.equal(gtinValid('4006381333932'), false);
+    assert.equal(gtinValid('96385074'), true);
+    assert.equal(gtinValid('1234567'), false);
+  });
+});
