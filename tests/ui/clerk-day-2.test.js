@@ -164,7 +164,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
-  it('lets a search typed after a scan on Pets replace it, and forgets the scan on leaving the page', async () => {
+  it('lets a search typed after a scan on Pets, or Enter in its box, replace the scan, and forgets the scan on leaving the page', async () => {
     await admin.post('/pets', { name: 'Cockatiel', categoryId: cat.Fish, barcode: '4006381333931', status: 'available' });
     await admin.post('/pets', { name: 'Guppy, adult', categoryId: cat.Fish, status: 'available' });
     const { context, page, errors } = await signedIn('#/pets', { viewport: { width: 820, height: 1180 } });
@@ -194,6 +194,16 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await rows.filter({ hasText: 'Guppy, adult' }).waitFor();
     await rows.filter({ hasText: 'Cockatiel' }).waitFor();
 
+    // A scan made while a search is shown, then Enter in the search box: the search again.
+    await page.getByLabel('Search name or category').fill('guppy');
+    await rows.filter({ hasText: 'Cockatiel' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Scan a barcode').fill('4006381333931');
+    await page.getByLabel('Scan a barcode').press('Enter');
+    await page.getByText('Showing the scanned pet.').waitFor();
+    await page.getByLabel('Search name or category').press('Enter');
+    await rows.filter({ hasText: 'Guppy, adult' }).waitFor();
+    await rows.filter({ hasText: 'Cockatiel' }).waitFor({ state: 'detached' });
+    assert.equal(await page.getByText('Showing the scanned pet.').count(), 0);
     assert.deepEqual(errors, []);
     await context.close();
   });

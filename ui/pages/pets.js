@@ -56,15 +56,22 @@ export function mount(ctx) {
     autocomplete: 'off', 'data-search': true, enterkeyhint: 'search',
   });
   let searchTimer = 0;
+  /** Shows what the search box asks for. A search after a scan is a new question: it replaces the scanned pet. */
+  const applySearch = () => {
+    clearTimeout(searchTimer);
+    state.q = /** @type {HTMLInputElement} */ (search).value.trim();
+    state.only = '';
+    state.offset = 0;
+    ctx.refresh();
+  };
   search.addEventListener('input', () => {
     clearTimeout(searchTimer);
-    searchTimer = window.setTimeout(() => {
-      state.q = /** @type {HTMLInputElement} */ (search).value.trim();
-      // A search typed after a scan is a new question: it replaces the scanned pet.
-      state.only = '';
-      state.offset = 0;
-      ctx.refresh();
-    }, 250);
+    searchTimer = window.setTimeout(applySearch, 250);
+  });
+  // Enter asks again at once, even for the words already in the box (they were hidden by a scan).
+  search.addEventListener('keydown', (e) => {
+    const ke = /** @type {KeyboardEvent} */ (e);
+    if (ke.key === 'Enter' && !ke.isComposing) { e.preventDefault(); applySearch(); }
   });
 
   const catFilter = select({ id: 'pet-cat-filter' }, [['', 'All categories']], state.categoryId);
