@@ -3,12 +3,11 @@
 //! functions (no imports), so they are tested in node.
 
 /**
- * The cells of column `name` (header matched case-insensitively), from RFC 4180 text.
+ * The rows of RFC 4180 text, the header first.
  * @param {string} text
- * @param {string} name
- * @returns {string[]}
+ * @returns {string[][]}
  */
-export function csvColumn(text, name) {
+function csvRows(text) {
   /** @type {string[][]} */
   const rows = [];
   /** @type {string[]} */
@@ -30,10 +29,46 @@ export function csvColumn(text, name) {
     } else cell += c;
   }
   if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
-  const [header, ...data] = rows;
-  const at = (header ?? []).findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
+  return rows;
+}
+
+/**
+ * Where column `name` is in a header (matched case-insensitively), or -1.
+ * @param {string[] | undefined} header @param {string} name
+ */
+const columnAt = (header, name) => (header ?? []).findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
+
+/**
+ * The cells of column `name` (header matched case-insensitively), from RFC 4180 text.
+ * @param {string} text
+ * @param {string} name
+ * @returns {string[]}
+ */
+export function csvColumn(text, name) {
+  const [header, ...data] = csvRows(text);
+  const at = columnAt(header, name);
   if (at < 0) return [];
   return data.map((r) => (r[at] ?? '').trim()).filter((c) => c !== '');
+}
+
+/**
+ * The first `n` rows with a cell in column `value`, as [cell of `label`, cell of `value`]:
+ * what the import dialog shows to say how a file's prices are read.
+ * @param {string} text
+ * @param {string} label
+ * @param {string} value
+ * @param {number} n
+ * @returns {Array<[string, string]>}
+ */
+export function csvPairs(text, label, value, n) {
+  const [header, ...data] = csvRows(text);
+  const a = columnAt(header, label);
+  const b = columnAt(header, value);
+  if (b < 0) return [];
+  return data
+    .map((r) => /** @type {[string, string]} */ ([(a < 0 ? '' : r[a] ?? '').trim(), (r[b] ?? '').trim()]))
+    .filter(([, v]) => v !== '')
+    .slice(0, n);
 }
 
 /** @param {number[]} values */

@@ -10,12 +10,14 @@ import { openDialog } from './dialog.js';
 import { notify, notifyError } from './notify.js';
 import { plural } from './format.js';
 import { loadProfile, minorDigits, formatPrice, parsePrice } from './money.js';
-import { csvColumn, priceScale } from './pricecheck.js';
+import { csvColumn, csvPairs, priceScale } from './pricecheck.js';
 
 /** Money columns in the currency's major unit, both ways. */
 const MONEY = { money: 'decimal' };
 /** Problems listed in the dialog; past it, a line says how many more there are. */
 const PROBLEMS_SHOWN = 200;
+/** Rows whose prices the dialog shows as it reads them, so the unit can be checked at a glance. */
+const PRICES_SHOWN = 3;
 
 /**
  * @typedef {{ line: number, field: string, message: string }} ImportError
@@ -80,6 +82,18 @@ async function priceWarning(text) {
     : `These prices look 100 times too large: half of them are ${formatPrice(seen.fileMedian)} or more, while the store’s pets usually cost ${formatPrice(seen.storeMedian)}. Prices are read as written, in the store’s currency: write ${example} for ${formatPrice(2750)}.`;
 }
 
+/**
+ * How the file's first prices are read ("Pug puppy $27.00 · …"), else null.
+ * @param {string} text
+ */
+function pricesRead(text) {
+  const shown = csvPairs(text, 'name', 'price', PRICES_SHOWN)
+    .map(([name, cell]) => [name, parsePrice(cell)])
+    .filter(([, minor]) => typeof minor === 'number' && Number.isFinite(minor))
+    .map(([name, minor]) => `${name || 'a pet'} ${formatPrice(/** @type {number} */ (minor))}`);
+  return shown.length ? h('p', { class: 'import-prices' }, h('strong', {}, 'Prices read as: '), shown.join(' · '), shown.length === PRICES_SHOWN ? ' …' : '') : null;
+}
+
 /** Opens the import dialog: choose a file, see the dry run, then apply. */
 export async function openImport() {
   const profile = await loadProfile();
@@ -104,7 +118,7 @@ export async function openImport() {
       const s = await send(text, true);
       ready = s.errors.length === 0;
       warning = ready ? await priceWarning(text) : null;
-      replace(result, summaryView(s), warning ? h('p', { class: 'warning import-warning', role: 'note' }, h('strong', {}, 'Check the prices. '), warning) : null);
+      replace(result, summaryView(s), ready ? pricesRead(text) : null, warning ? h('p', { class: 'warning import-warning', role: 'note' }, h('strong', {}, 'Check the prices. '), warning) : null);
     } catch (err) {
       replace(result);
       notifyError(err);
@@ -114,8 +128,8 @@ export async function openImport() {
     title: 'Import pets from CSV',
     size: 'wide',
     body: [
-      h('p', { class: 'muted' }, 'Columns: id, sku, barcode, name, category, status, price, quantity, reorderPoint (only name and category are needed). Rows are matched by id, then SKU, then barcode; others become new pets. Nothing changes until you apply, and a file with any problem changes nothing.'),
-      h('p', { class: 'import-unit' }, `Prices are in ${profile.currency}, written as you would write them: ${example} is ${formatPrice(2750)} (27, 27.5 and "27,50" work too). Export CSV writes them the same way.`),
+      h('p', { class: 'muted' }, 'Columns: id, sku, barcode, name, category, status, price, quantity, reorderPoint, supplier, cost, reorderQuantity, taxRate (only name and category are needed). Rows are matched by id, then SKU, then barcode; others become new pets. Nothing changes until you apply, and a file with any problem changes nothing.'),
+      h('p', { class: 'import-unit' }, `Prices and costs are in ${profile.currency}, written as you would write them: ${example} is ${formatPrice(2750)} (27, 27.5 and "27,50" work too). Export CSV writes them the same way.`),
       field('CSV file', fileInput),
       result,
     ],

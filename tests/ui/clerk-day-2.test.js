@@ -122,7 +122,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     const { context, page, errors } = await signedIn('#/pets');
     await page.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import pets from CSV' });
-    await dialog.getByText('Prices are in USD, written as you would write them: 27.50 is $27.50').waitFor();
+    await dialog.getByText('Prices and costs are in USD, written as you would write them: 27.50 is $27.50').waitFor();
     const file = (/** @type {string} */ name, /** @type {string} */ text) =>
       dialog.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
@@ -134,6 +134,8 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await refusal.waitFor();
     await file('good.csv', 'name,category,price,quantity\nPug puppy,Dogs,27.00,2\nBoxer puppy,Dogs,"27,5",1\nCorgi puppy,Dogs,27,1\n');
     await dialog.getByText('Ready: 3 new pets').waitFor();
+    // The dialog shows how it reads the first prices, so the unit is checked before applying.
+    await dialog.getByText('Prices read as: Pug puppy $27.00 · Boxer puppy $27.50 · Corgi puppy $27.00').waitFor();
     await refusal.waitFor({ state: 'hidden' });
     assert.deepEqual(await violations(page), []);
     await page.screenshot({ path: path.join(shots, 'desktop-import-decimal.png') });
@@ -148,6 +150,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await file('cents.csv', 'name,category,price\nDachshund puppy,Dogs,2900\nPoodle puppy,Dogs,3100\n');
     await dialog.getByText('Ready: 2 new pets').waitFor();
     await dialog.getByText('These prices look 100 times too large').waitFor();
+    await dialog.getByText('Prices read as: Dachshund puppy $2,900.00 · Poodle puppy $3,100.00').waitFor();
     await dialog.getByRole('button', { name: 'Apply import' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'press Apply import again' }).waitFor();
     assert.equal((await admin.get('/pets?q=dachshund')).length, 0, 'nothing imported at the first press');

@@ -215,13 +215,20 @@ describe('stock rules', () => {
   });
 });
 
-const { csvColumn, priceScale } = await load('pricecheck.js');
+const { csvColumn, csvPairs, priceScale } = await load('pricecheck.js');
 
 describe('the import’s price check', () => {
   it('reads one column of RFC 4180 text, quotes and all', () => {
     const text = '\uFEFFname,Price\r\n"Goldfish, fancy",4.50\r\nRex,"27,50"\r\n"Say ""hi""",\r\n';
     assert.deepEqual(csvColumn(text, 'price'), ['4.50', '27,50']);
     assert.deepEqual(csvColumn('name\nRex\n', 'price'), []);
+  });
+
+  it('pairs each row’s name with its price, skipping rows without one, for the first few rows', () => {
+    const text = 'Price,category,name\r\n4.50,Fish,"Goldfish, fancy"\r\n,Dogs,Rex\r\n"27,50",Dogs,Pug\r\n3,Fish,Guppy\r\n';
+    assert.deepEqual(csvPairs(text, 'name', 'price', 2), [['Goldfish, fancy', '4.50'], ['Pug', '27,50']]);
+    assert.deepEqual(csvPairs('price\n6\n', 'name', 'price', 3), [['', '6']]);
+    assert.deepEqual(csvPairs('name\nRex\n', 'name', 'price', 3), []);
   });
 
   it('calls prices 30 or more times from the store’s small or large, and others alike', () => {
