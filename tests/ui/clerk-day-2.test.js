@@ -437,6 +437,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     // One more sold after the count: the table says Apply will set 17, not 18.
     await admin.post('/store/orders', { petId: sword.id, quantity: 1 });
     await row.locator('.st-after', { hasText: '17 (−1 since)' }).waitFor();
+    await page.screenshot({ path: path.join(shots, 'tablet-stocktake-sold-since.png') });
 
     // A code no pet has, scanned into the count box, is not a count: it is named at the
     // highlighted box, and the count typed before it stays.

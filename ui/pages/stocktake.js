@@ -326,7 +326,8 @@ export function mount(ctx) {
       const now = stock.get(petId) ?? 0;
       lines.push({ petId, counted, countedAt: '', expected: now, variance: counted - now, saving: true });
     }
-    lines.sort((a, b) => (a.saving === b.saving ? b.countedAt.localeCompare(a.countedAt) : a.saving ? -1 : 1));
+    // Newest first: those on their way, then by time counted (the later saved first within a second).
+    lines.reverse().sort((a, b) => (a.saving === b.saving ? b.countedAt.localeCompare(a.countedAt) : a.saving ? -1 : 1));
     const rows = lines.map((l) => {
       const now = stock.get(l.petId);
       // What moved since the count (sales, deliveries) is kept on top of it.
