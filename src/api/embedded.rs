@@ -14,11 +14,21 @@ pub fn serve<E: rust_embed::RustEmbed>(file: &str, request: &HeaderMap) -> Respo
     let Some(found) = E::get(file) else {
         return ApiError::not_found(format!("there is no file named {file}")).into_response();
     };
-    let etag = etag_of(&found.metadata.sha256_hash());
+    serve_bytes(
+        file,
+        found.data.into_owned(),
+        &found.metadata.sha256_hash(),
+        request,
+    )
+}
+
+/// Answers `data` as the file named `file` (for its content type), its ETag made from `sha256`.
+pub fn serve_bytes(file: &str, data: Vec<u8>, sha256: &[u8; 32], request: &HeaderMap) -> Response {
+    let etag = etag_of(sha256);
     let mut response = if if_none_match_hits(request, &etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let mut ok = found.data.into_owned().into_response();
+        let mut ok = data.into_response();
         ok.headers_mut()
             .insert(header::CONTENT_TYPE, content_type(file));
         ok

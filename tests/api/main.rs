@@ -37,6 +37,7 @@ mod reports;
 mod roles;
 mod sales;
 mod sales_report;
+mod shell;
 mod shifts;
 mod smoke;
 mod staff;

@@ -397,7 +397,8 @@ export function mount(ctx) {
 
   draw();
   drawShift();
-  void installShell();
+  // `data-shell` says whether this device can start the till while the store is away.
+  void installShell().then((state) => { el.dataset.shell = state; });
 
   return {
     el,
