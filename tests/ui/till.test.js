@@ -250,6 +250,46 @@ describe('the till', () => {
     });
   }
 
+  it('takes a quantity typed into a line, keeps it when the field is left empty, and sells that many (820×1180)', async () => {
+    const pets = await stockShop(admin, categoryId, [
+      { name: 'Chew stick', price: 125, stock: 30 },
+      { name: 'Salt lick', price: 300, stock: 5 },
+    ], '200000048');
+    const { context, page, errors } = await tillPage(browser, { key: tillKeys.tablet, name: 'Till tablet', viewport: { width: 820, height: 1180 } });
+    await page.goto(server.base + '/#/till');
+    await page.waitForFunction(() => document.activeElement?.id === 'till-scan');
+    const c = clerk(page);
+    await c.scan(pets['Chew stick'].barcode);
+    await c.scan(pets['Salt lick'].barcode);
+    const sticks = page.getByLabel('Quantity of Chew stick');
+    // A tap on the quantity and the number typed, as on a tablet's keypad: 12 replaces the 1.
+    await c.click(sticks);
+    await c.type('12');
+    await c.press('Enter');
+    await page.locator('.till-line[data-pet="' + pets['Chew stick'].id + '"] [data-line-total]').filter({ hasText: usd(1500) }).waitFor();
+    assert.equal(await sticks.inputValue(), '12');
+    assert.equal(await page.locator('[data-total]').getAttribute('data-total'), String(1500 + 300));
+    await page.waitForFunction(() => document.activeElement?.id === 'till-scan');
+    // An emptied field keeps the quantity it had; a scan after it adds one more.
+    const licks = page.getByLabel('Quantity of Salt lick');
+    await licks.fill('');
+    await licks.press('Tab');
+    await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelectorAll('.till-qty')[1])?.value === '1');
+    await c.scan(pets['Salt lick'].barcode);
+    await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelectorAll('.till-qty')[1])?.value === '2');
+    assert.equal(await page.locator('[data-total]').getAttribute('data-total'), String(1500 + 600));
+    await c.click(page.getByRole('button', { name: /^Pay / }));
+    await c.click(page.getByRole('button', { name: /^Exact / }));
+    await page.locator('.till-done-title').waitFor();
+    const sale = (await admin.get('/store/sales?limit=1'))[0];
+    assert.deepEqual(sale.lines.map((/** @type {any} */ l) => [l.petId, l.quantity]).sort((a, b) => a[0] - b[0]),
+      [[pets['Chew stick'].id, 12], [pets['Salt lick'].id, 2]].sort((a, b) => a[0] - b[0]));
+    assert.equal(sale.total, 2100);
+    assert.equal((await admin.get(`/store/inventory/${pets['Chew stick'].id}`)).quantity, 30 - 12);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('shows the total the store charges for taxed, tax-included and discounted baskets', async () => {
     const pets = await stockShop(admin, categoryId, [
       { name: 'Odd rate seed', price: 333, stock: 50, taxRate: 550 },

@@ -144,8 +144,12 @@ export function mount(ctx) {
       const m = lineMoney({ unitPrice: l.item.price ?? 0, quantity: l.quantity, discount: l.discount, taxRate: l.item.taxRate ?? p.defaultTaxRate }, p.taxIncluded);
       const qtyId = uid('qty');
       const qty = /** @type {HTMLInputElement} */ (h('input', { id: qtyId, type: 'number', min: '1', max: String(B.QUANTITY_MAX), inputmode: 'numeric', value: String(l.quantity), class: 'till-qty', disabled: stage !== 'basket' || l.item.animal }));
-      qty.addEventListener('change', () => { basket = B.setQuantity(basket, l.item.id, Number(qty.value)); draw(); });
-      qty.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); basket = B.setQuantity(basket, l.item.id, Number(qty.value)); draw(); focusScan(); } });
+      // A tap selects the quantity, so the number typed replaces it; a field left empty (or not
+      // a whole number) keeps the quantity it had, and 0 takes the line off.
+      const typed = () => { basket = B.setQuantity(basket, l.item.id, qty.value.trim() === '' ? NaN : Number(qty.value)); draw(); };
+      qty.addEventListener('focus', () => qty.select());
+      qty.addEventListener('change', typed);
+      qty.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); typed(); focusScan(); } });
       const locked = stage !== 'basket';
       return h('li', { class: 'till-line', 'data-pet': String(l.item.id) },
         h('div', { class: 'till-line-name' }, h('strong', {}, l.item.name), h('span', { class: 'muted small' }, `${formatPrice(l.item.price)} each`, l.item.animal ? ' · animal: needs its buyer' : '')),
