@@ -73,6 +73,11 @@ export function setKey(key) {
   apiKey = key;
 }
 
+/** The key requests are made with now (null when nobody is signed in). */
+export function currentKey() {
+  return apiKey;
+}
+
 /** Called when a request with the current key answers 401 (the key was revoked). */
 export function setUnauthorizedHandler(/** @type {(err: ApiError) => void} */ fn) {
   onUnauthorized = fn;

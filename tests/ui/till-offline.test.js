@@ -34,11 +34,14 @@ async function cuttingProxy(upstream, o) {
   const target = new URL(upstream);
   let cut = o.cutFirstSale ? 0 : 1;
   const state = { down: false };
+  /** @type {Array<{ key: string, idempotencyKey: string }>} the sales that reached the store */
+  const posts = [];
   const server = http.createServer((req, res) => {
     if (state.down) {
       req.socket.destroy();
       return;
     }
+    if (req.method === 'POST' && req.url === '/store/sales') posts.push({ key: String(req.headers['x-api-key']), idempotencyKey: String(req.headers['idempotency-key']) });
     const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (up) => {
       if (req.method === 'POST' && req.url === '/store/sales' && cut === 0) {
         cut += 1;
@@ -54,7 +57,7 @@ async function cuttingProxy(upstream, o) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', () => r(undefined)));
   const addr = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return { base: `http://127.0.0.1:${addr.port}`, state, cuts: () => cut, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r(undefined)); }) };
+  return { base: `http://127.0.0.1:${addr.port}`, state, posts, cuts: () => cut, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r(undefined)); }) };
 }
 
 describe('the till offline', () => {
@@ -204,6 +207,82 @@ describe('the till offline', () => {
       const sales = await admin.get('/store/sales?till=Till%20cut');
       assert.equal(sales.length, 1, 'the sale was made once');
       assert.equal((await admin.get(`/store/inventory/${pets['Fish net'].id}`)).quantity, 9);
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('sends a sale kept before a sign-out under the key it was rung up under, once, whoever signs in next', async () => {
+    const pets = await stockShop(admin, categoryId, [{ name: 'Tortoise lamp', price: 1800, stock: 4 }], '300000005');
+    const early = (await admin.post('/admin/keys', { name: 'Till early', role: 'pos', plan: 'business' })).secret;
+    const late = (await admin.post('/admin/keys', { name: 'Till late', role: 'pos', plan: 'business' })).secret;
+    const proxy = await cuttingProxy(server.base, { cutFirstSale: true });
+    try {
+      const { context, page, errors } = await tillPage(browser, { key: early, paired: false, viewport: { width: 1280, height: 800 } });
+      await page.goto(proxy.base + '/#/till');
+      await page.locator('.till[data-catalogue="fresh"]').waitFor();
+      proxy.state.down = true;
+      const c = clerk(page);
+      await c.scan(pets['Tortoise lamp'].barcode);
+      await c.click(page.getByRole('button', { name: /^Pay / }));
+      await c.click(page.getByRole('button', { name: /^Exact / }));
+      await page.getByText('Sale kept on this device').waitFor();
+      await page.getByText('1 sale waiting to send').waitFor();
+      // The clerk signs out while the sale waits; the store answers again; another key signs in.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Key', { exact: true }).waitFor();
+      proxy.state.down = false;
+      await page.getByLabel('Key', { exact: true }).fill(late);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('.till[data-catalogue="fresh"]').waitFor();
+      await page.waitForFunction(() => /** @type {HTMLElement | null} */ (document.querySelector('.till-waiting'))?.dataset.waiting === '0', undefined, { timeout: 60_000 });
+      assert.equal(await page.locator('.till-refused-box').count(), 0, 'nothing refused or held');
+      const sales = (await admin.get('/store/sales?limit=50')).filter((/** @type {any} */ s) => s.lines.some((/** @type {any} */ l) => l.petId === pets['Tortoise lamp'].id));
+      assert.equal(sales.length, 1, 'the sale was made once');
+      assert.equal(sales[0].keyName, 'Till early', 'under the key it was rung up under');
+      assert.equal(proxy.cuts(), 1, 'its first answer was cut, so it was sent again');
+      assert.ok(proxy.posts.length >= 2, `sent ${proxy.posts.length} times`);
+      assert.deepEqual(new Set(proxy.posts.map((p) => p.key)), new Set([early]), 'every try carried its own key');
+      assert.equal(new Set(proxy.posts.map((p) => p.idempotencyKey)).size, 1, 'and its one Idempotency-Key');
+      assert.equal((await admin.get(`/store/inventory/${pets['Tortoise lamp'].id}`)).quantity, 3);
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('holds a kept sale whose key was revoked meanwhile, shows it to the next sign-in, and never sends it under that one', async () => {
+    const pets = await stockShop(admin, categoryId, [{ name: 'Heat mat', price: 2500, stock: 4 }], '300000006');
+    const gone = await admin.post('/admin/keys', { name: 'Till revoked', role: 'pos', plan: 'business' });
+    const next = (await admin.post('/admin/keys', { name: 'Till next', role: 'pos', plan: 'business' })).secret;
+    const proxy = await cuttingProxy(server.base, { cutFirstSale: false });
+    try {
+      const { context, page, errors } = await tillPage(browser, { key: gone.secret, paired: false, viewport: { width: 1280, height: 800 } });
+      await page.goto(proxy.base + '/#/till');
+      await page.locator('.till[data-catalogue="fresh"]').waitFor();
+      proxy.state.down = true;
+      const c = clerk(page);
+      await c.scan(pets['Heat mat'].barcode);
+      await c.click(page.getByRole('button', { name: /^Pay / }));
+      await c.click(page.getByRole('button', { name: /^Exact / }));
+      await page.getByText('1 sale waiting to send').waitFor();
+      const revoked = await fetch(`${server.base}/admin/keys/${gone.id}`, { method: 'DELETE', headers: { 'X-API-Key': ADMIN_KEY } });
+      assert.equal(revoked.status, 204);
+      proxy.state.down = false;
+      // The revoked key signs the screen out; the next one signs in and is told about the sale.
+      await page.getByLabel('Key', { exact: true }).fill(next);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const held = page.locator('.till-refused-box');
+      await held.getByText(/1 sale kept on this device cannot be sent/).waitFor();
+      assert.equal(await page.locator('.till-waiting').getAttribute('data-waiting'), '0');
+      assert.ok(proxy.posts.every((p) => p.key === gone.secret), 'never sent under the next key');
+      const sales = (await admin.get('/store/sales?limit=50')).filter((/** @type {any} */ s) => s.lines.some((/** @type {any} */ l) => l.petId === pets['Heat mat'].id));
+      assert.equal(sales.length, 0);
+      await held.getByRole('button', { name: 'Dealt with' }).click();
+      await held.waitFor({ state: 'detached' });
       assert.deepEqual(errors, []);
       await context.close();
     } finally {

@@ -380,13 +380,17 @@ export function mount(ctx) {
   function drawOutbox(entries) {
     const waiting = entries.filter((e) => e.state === 'waiting').length;
     const refused = entries.filter((e) => e.state === 'refused');
+    const held = entries.filter((e) => e.state === 'held');
     waitBox.dataset.waiting = String(waiting);
     replace(waitBox, waiting ? h('span', { class: 'till-waiting-badge' }, `${plural(waiting, 'sale')} waiting to send`) : null);
-    replace(refusedBox, refused.length ? h('div', { class: 'till-refused-box', role: 'alert' },
-      h('p', {}, h('strong', {}, `The store refused ${plural(refused.length, 'sale')} made while it could not be reached. Nothing was sold for ${refused.length === 1 ? 'it' : 'them'}; tell a manager:`)),
-      h('ul', {}, refused.map((e) => h('li', {},
-        `${new Date(e.body.soldAt).toLocaleString()}: ${e.body.lines.length} ${e.body.lines.length === 1 ? 'line' : 'lines'} — ${e.error ?? ''} `,
-        h('button', { type: 'button', class: 'btn btn-small', onclick: () => { if (e.seq !== undefined) void outbox.dismiss(e.seq); } }, 'Dealt with'))))) : null);
+    /** @param {import('../till/device.js').OutboxEntry[]} list */
+    const listed = (list) => h('ul', {}, list.map((e) => h('li', {},
+      `${new Date(e.body.soldAt).toLocaleString()}: ${e.body.lines.length} ${e.body.lines.length === 1 ? 'line' : 'lines'} — ${e.error ?? ''} `,
+      h('button', { type: 'button', class: 'btn btn-small', onclick: () => { if (e.seq !== undefined) void outbox.dismiss(e.seq); } }, 'Dealt with'))));
+    replace(refusedBox, refused.length || held.length ? h('div', { class: 'till-refused-box', role: 'alert' },
+      refused.length ? [h('p', {}, h('strong', {}, `The store refused ${plural(refused.length, 'sale')} made while it could not be reached. Nothing was sold for ${refused.length === 1 ? 'it' : 'them'}; tell a manager:`)), listed(refused)] : null,
+      // Sent again under another key, a sale the store did make would be made twice.
+      held.length ? [h('p', {}, h('strong', {}, `${plural(held.length, 'sale')} kept on this device cannot be sent: the sign-in ${held.length === 1 ? 'it was' : 'they were'} rung up under has ended or its key was revoked. A manager checks on the Sales page whether each was made, rings up again any that was not, then chooses Dealt with:`)), listed(held)] : null) : null);
   }
 
   function draw() {

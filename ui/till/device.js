@@ -60,8 +60,9 @@ export function kvSet(key, value) {
  * @property {number} [seq]     the order it was rung up in (given by the store)
  * @property {string} key       its Idempotency-Key, the same on every try
  * @property {any} body         the sale exactly as sent, `soldAt` included
- * @property {'waiting' | 'refused'} state
+ * @property {'waiting' | 'refused' | 'held'} state  held: the store no longer takes its key
  * @property {string} [error]   why the store refused it
+ * @property {string} [auth]    the API key it was rung up under, kept only until the store answers
  */
 
 /** @param {OutboxEntry} entry @returns {Promise<number>} its seq */

@@ -7,6 +7,12 @@
 //! store's memory, never made twice. A refusal for any other reason (a 4xx) is kept, marked
 //! refused with the store's words, for the clerk to see: never dropped. One flush runs at a
 //! time, so the same sale is never in flight twice from this page.
+//!
+//! The store remembers an Idempotency-Key per API key, so a sale is only ever sent under the
+//! key it was rung up under (kept with it until the store answers): after a sign-out it goes
+//! on being sent by itself, and whoever signs in next never sends it under their own key,
+//! which could make it twice. If the store no longer takes that key (revoked, or a staff
+//! member's sign-in ended), the sale is held on the device and shown, never sent under another.
 
 import * as api from '../api.js';
 import { outboxAdd, outboxAll, outboxDelete, outboxPut } from './device.js';
@@ -47,7 +53,7 @@ async function tell() {
  */
 export async function sell(body) {
   const key = api.idempotencyKey();
-  const seq = await outboxAdd({ key, body, state: 'waiting' });
+  const seq = await outboxAdd({ key, body, state: 'waiting', auth: api.currentKey() ?? undefined });
   await tell();
   // A flush already under way may have read the outbox before this sale was in it: then one
   // more, unless that one found the store unreachable.
@@ -81,8 +87,12 @@ export function flush() {
       try {
         for (const entry of await outboxAll()) {
           if (entry.state !== 'waiting' || entry.seq === undefined) continue;
+          // Its own key; the signed-in one only for a sale kept before keys were kept with sales.
+          const auth = entry.auth ?? api.currentKey();
+          if (!auth) continue;
           try {
-            const res = await api.request('POST', '/store/sales', { body: entry.body, headers: { 'Idempotency-Key': entry.key } });
+            // The signed-in key goes as usual, so a revoked one still signs this screen out.
+            const res = await api.request('POST', '/store/sales', { body: entry.body, headers: { 'Idempotency-Key': entry.key }, key: auth === api.currentKey() ? undefined : auth });
             answered.set(entry.key, res.data);
             await outboxDelete(entry.seq);
           } catch (err) {
@@ -90,7 +100,12 @@ export function flush() {
               outcome = 'unreachable';
               break;
             }
-            await outboxPut({ ...entry, state: 'refused', error: err.message, ...{ refusal: { status: err.status, code: err.code } } });
+            if (err.status === 401 || err.status === 403) {
+              // Not a refusal of the sale: the store may even have made it under that key.
+              await outboxPut({ ...entry, auth: undefined, state: 'held', error: err.message });
+              continue;
+            }
+            await outboxPut({ ...entry, auth: undefined, state: 'refused', error: err.message, ...{ refusal: { status: err.status, code: err.code } } });
           } finally {
             await tell();
           }
