@@ -12,7 +12,7 @@ use rusqlite::{params, OptionalExtension};
 use super::db::{Connection, Row};
 use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::key::Role;
-use crate::domain::staff::{StaffMember, StaffPatch};
+use crate::domain::staff::{check_first_manager, StaffMember, StaffPatch};
 use crate::domain::{text, time, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, role, created_at, disabled_at";
@@ -69,8 +69,20 @@ fn any_enabled(conn: &Connection) -> Result<bool> {
         .exists([])?)
 }
 
-/// Stores a new member with the hash of their PIN.
+/// Enabled admin members, `except` one (0 for none).
+fn enabled_admins(conn: &Connection, except: i64) -> Result<i64> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM staff_members
+             WHERE role = 'admin' AND disabled_at IS NULL AND id != ?1",
+        )?
+        .query_row([except], |row| row.get(0))?)
+}
+
+/// Stores a new member with the hash of their PIN; while no admin member is enabled, only an
+/// admin (the first-manager rule, checked in the same transaction as the insert).
 fn insert(tx: &Tx<'_>, name: &str, role: Role, pin_hash: &str) -> Result<StaffMember> {
+    check_first_manager(role, enabled_admins(tx, 0)?)?;
     let created_at = time::now();
     let id = on_unique(
         tx.prepare_cached(
@@ -100,12 +112,7 @@ fn update(
 ) -> Result<StaffMember> {
     let current = require(tx, id)?;
     pre.check(&current)?;
-    let other_admins: i64 = tx
-        .prepare_cached(
-            "SELECT COUNT(*) FROM staff_members
-             WHERE role = 'admin' AND disabled_at IS NULL AND id != ?1",
-        )?
-        .query_row([id], |row| row.get(0))?;
+    let other_admins = enabled_admins(tx, id)?;
     let now = time::now();
     let after = patch.apply(&current, other_admins, &now)?;
     on_unique(

@@ -29,6 +29,11 @@ async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) -> Value {
     body(res).await
 }
 
+/// The shop's first member, a manager: while no manager is enabled, only a manager may be added.
+async fn owner(app: &TestApp) -> Value {
+    add_member(app, "Owner", "admin", "8642").await
+}
+
 async fn sign_in(app: &TestApp, name: &str, pin: &str) -> Response {
     app.client
         .post(app.url("/session"))
@@ -56,6 +61,7 @@ async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
 #[tokio::test]
 async fn adding_a_member_answers_201_with_the_member_and_never_the_pin() {
     let app = TestApp::spawn().await;
+    let first = owner(&app).await;
     let res = app
         .post(
             "/admin/staff",
@@ -85,18 +91,22 @@ async fn adding_a_member_answers_201_with_the_member_and_never_the_pin() {
 
     let res = app.get("/admin/staff").await;
     assert_eq!(res.status(), 200);
-    assert_eq!(header(&res, "x-total-count"), "1");
+    assert_eq!(header(&res, "x-total-count"), "2");
     let text = res.text().await.unwrap();
     assert!(!text.contains("0481") && !text.contains("argon"), "{text}");
     let listed: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(listed, json!([member]));
+    assert_eq!(listed, json!([first, member]));
 
     if !sqlite_only("the stored hash is read straight from the SQLite file") {
         return;
     }
     let stored: String = rusqlite::Connection::open(app.db_path())
         .unwrap()
-        .query_row("SELECT pin_hash FROM staff_members", [], |r| r.get(0))
+        .query_row(
+            "SELECT pin_hash FROM staff_members WHERE name = 'Ann Lee'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert!(stored.starts_with("$argon2id$"), "{stored}");
     assert!(!stored.contains("0481"));
@@ -155,8 +165,45 @@ async fn a_member_needs_a_name_a_known_role_and_a_pin_of_four_to_eight_digits() 
 }
 
 #[tokio::test]
+async fn the_first_member_must_be_a_manager_and_a_clerk_first_is_refused_naming_the_role() {
+    let app = TestApp::spawn().await;
+    for role in ["staff", "readonly"] {
+        let res = app
+            .post(
+                "/admin/staff",
+                json!({ "name": "Alex", "role": role, "pin": "2468" }),
+            )
+            .await;
+        let message = assert_error(res, 422, "validation_failed").await;
+        assert!(message.starts_with("role: "), "{message}");
+        assert!(message.contains("first staff member"), "{message}");
+    }
+    assert_eq!(
+        app.get_json("/admin/staff").await,
+        json!([]),
+        "nothing added"
+    );
+
+    let owner = owner(&app).await;
+    assert_eq!(
+        add_member(&app, "Alex", "staff", "2468").await["role"],
+        "staff"
+    );
+    // The manager stays: the last enabled one can be neither disabled nor demoted.
+    for change in [json!({ "disabled": true }), json!({ "role": "staff" })] {
+        let res = patch_member(&app, &owner["id"], change).await;
+        assert_error(res, 409, "conflict").await;
+    }
+    assert_eq!(
+        add_member(&app, "Kim", "readonly", "1122").await["role"],
+        "readonly"
+    );
+}
+
+#[tokio::test]
 async fn names_are_unique_whatever_their_case() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "1111").await;
     let bob = add_member(&app, "Bob", "staff", "2222").await;
     let res = app
@@ -183,6 +230,7 @@ async fn names_are_unique_whatever_their_case() {
 #[tokio::test]
 async fn signing_in_by_name_and_pin_answers_a_session_key_with_the_members_role() {
     let (app, _clock) = clocked().await;
+    owner(&app).await;
     let ann = add_member(&app, "Ann", "staff", "0481").await;
     let res = sign_in(&app, "ann", "0481").await;
     assert_eq!(res.status(), 201);
@@ -224,6 +272,7 @@ async fn signing_in_by_name_and_pin_answers_a_session_key_with_the_members_role(
 #[tokio::test]
 async fn a_wrong_name_a_wrong_pin_and_a_disabled_member_get_the_same_answer() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     let ann = add_member(&app, "Ann", "staff", "0481").await;
     add_member(&app, "Zed", "admin", "9999").await;
     patch_member(&app, &ann["id"], json!({ "disabled": true })).await;
@@ -276,6 +325,7 @@ async fn signing_in_needs_a_name_and_a_pin_in_a_json_body() {
 #[tokio::test]
 async fn five_wrong_pins_lock_the_name_for_fifteen_minutes_even_for_the_right_pin() {
     let (app, clock) = clocked().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "0481").await;
     add_member(&app, "Bob", "staff", "2222").await;
     for _ in 0..5 {
@@ -317,6 +367,7 @@ async fn names_that_belong_to_no_one_are_locked_the_same_way() {
 #[tokio::test]
 async fn a_lock_and_the_wrong_pins_before_it_outlive_a_restart_of_the_server() {
     let (app, clock) = clocked().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "0481").await;
     add_member(&app, "Bob", "staff", "2222").await;
     for _ in 0..5 {
@@ -407,6 +458,7 @@ async fn a_device_guessing_a_name_locks_it_for_itself_and_not_for_the_other_devi
 #[tokio::test]
 async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
     let (app, _clock) = clocked().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "0481").await;
     // 31 wrong PINs in one minute, at most 4 per name so no name is locked: the 31st
     // refusal starts the address's ban (more than 30 in a minute).
@@ -425,6 +477,7 @@ async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
 #[tokio::test]
 async fn wrong_pins_more_than_fifteen_minutes_apart_do_not_lock() {
     let (app, clock) = clocked().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "0481").await;
     for _ in 0..6 {
         assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
@@ -436,6 +489,7 @@ async fn wrong_pins_more_than_fifteen_minutes_apart_do_not_lock() {
 #[tokio::test]
 async fn signing_out_ends_the_session_and_only_that_one() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "0481").await;
     let first = session_key(&app, "Ann", "0481").await;
     let second = session_key(&app, "Ann", "0481").await;
@@ -467,6 +521,7 @@ async fn signing_out_ends_the_session_and_only_that_one() {
 #[tokio::test]
 async fn a_session_ends_after_twelve_hours_without_use_and_use_keeps_it_open() {
     let (app, clock) = clocked().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "0481").await;
     let busy = session_key(&app, "Ann", "0481").await;
     let idle = session_key(&app, "Ann", "0481").await;
@@ -482,6 +537,7 @@ async fn a_session_ends_after_twelve_hours_without_use_and_use_keeps_it_open() {
 #[tokio::test]
 async fn a_session_survives_a_restart_but_not_its_idle_time() {
     let (app, clock) = clocked().await;
+    owner(&app).await;
     add_member(&app, "Ann", "staff", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
     let app = app.restart().await;
@@ -494,6 +550,7 @@ async fn a_session_survives_a_restart_but_not_its_idle_time() {
 #[tokio::test]
 async fn disabling_a_member_ends_their_sessions_at_once_and_they_cannot_sign_in() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     let ann = add_member(&app, "Ann", "staff", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
     let res = patch_member(&app, &ann["id"], json!({ "disabled": true })).await;
@@ -512,6 +569,7 @@ async fn disabling_a_member_ends_their_sessions_at_once_and_they_cannot_sign_in(
 #[tokio::test]
 async fn a_new_role_applies_to_open_sessions_and_a_new_pin_ends_them() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     let ann = add_member(&app, "Ann", "readonly", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
     assert_error(
@@ -580,6 +638,7 @@ async fn the_last_enabled_admin_member_cannot_be_disabled_or_demoted() {
 #[tokio::test]
 async fn patch_honours_if_match_and_unknown_members_are_404() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     let ann = add_member(&app, "Ann", "staff", "0481").await;
     let res = app
         .request(Method::PATCH, &format!("/admin/staff/{}", ann["id"]))
@@ -612,6 +671,7 @@ async fn patch_honours_if_match_and_unknown_members_are_404() {
 #[tokio::test]
 async fn only_admins_manage_staff_members() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     let ann = add_member(&app, "Ann", "staff", "0481").await;
     for role in ["readonly", "pos", "staff"] {
         let key = app.key(role, "pro").await;
@@ -693,6 +753,7 @@ async fn open_events(app: &TestApp) -> Response {
 #[tokio::test]
 async fn stock_history_and_events_made_with_a_session_name_the_member() {
     let app = TestApp::spawn().await;
+    owner(&app).await;
     let ann = add_member(&app, "Ann", "staff", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
     let cat = app.category("Dogs").await;

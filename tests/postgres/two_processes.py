@@ -308,6 +308,8 @@ def main() -> int:
     check("a key made on one process is served by the other at its first use",
           first_use == [200] * 3, f"first uses on the other process: {first_use}")
     clerk = "Fresh " + secrets.token_hex(3)
+    # The first member a store takes is a manager.
+    admin_a.expect(201, "POST", "/admin/staff", {"name": "Owner " + secrets.token_hex(3), "role": "admin", "pin": "8642"})
     admin_a.expect(201, "POST", "/admin/staff", {"name": clerk, "role": "staff", "pin": "7305"})
     s_in, _, signed = harness.Client(a.base).call("POST", "/session", {"name": clerk, "pin": "7305"})
     used = harness.Client(b.base, signed["secret"]).call("GET", "/pets")[0] if s_in == 201 else 0
