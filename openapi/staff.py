@@ -255,6 +255,20 @@ PATHS = {
             body=request_body("StaffMemberPatch", "The fields to change.", merge_patch=True),
         ),
     },
+    "/admin/staff/{staffId}/lock": {
+        "parameters": [param("StaffId")],
+        "delete": op(
+            "liftStaffLock",
+            "Lift a staff member's PIN lock",
+            f"For a member who has forgotten their PIN or was locked out by someone else's "
+            f"guesses: lifts the lock that {BOUNDS['pinFailures']} wrong PINs put on the "
+            "member's name, on every device at once, and forgets the wrong PINs counted toward "
+            "the next one, so the member may sign in again at once. Lifting when nothing is "
+            "locked changes nothing (204 all the same). Bans of a device's address are not "
+            "touched. Admin only.",
+            responses({"204": success("Lifted; no body.", headers=BETA)}, "NotFound"),
+        ),
+    },
     "/session": {
         "post": op(
             "signIn",
@@ -267,8 +281,11 @@ PATHS = {
         "delete": op(
             "signOut",
             "Sign out",
-            "Ends the session whose key sends this request; the key gets 401 from then on. A key "
-            "that is not a staff session gets 400.",
+            "Ends the sign-in of the key that sends this request; the key gets 401 from then on. "
+            "A staff member's session ends. Any other key but an admin's (a till's, as pairing "
+            "makes) is revoked, as `DELETE /admin/keys/{keyId}` would: a till that unpairs "
+            "itself leaves no key behind. An admin key gets 400: it is revoked only at "
+            "`/admin/keys`.",
             responses({"204": success("Signed out; no body.", headers=BETA)}, forbidden=False),
         ),
     },

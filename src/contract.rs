@@ -623,6 +623,13 @@ pub const OPERATIONS: &[Operation] = &[
         "Admin",
         "admin",
     )),
+    beta(op(
+        "DELETE",
+        "/admin/staff/{staffId}/lock",
+        "liftStaffLock",
+        "Admin",
+        "admin",
+    )),
     beta(keyless(op(
         "POST", "/session", "signIn", "Admin", "readonly",
     ))),

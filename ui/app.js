@@ -9,7 +9,7 @@ import { notify, notifyError, clearErrors, clearAll } from './notify.js';
 import { confirmAction } from './dialog.js';
 import { explain } from './messages.js';
 import { startRouter } from './router.js';
-import { loadSession, rememberKey, forgetKey, checkKey, roleOf, pairedAs } from './session.js';
+import { loadSession, rememberKey, forgetKey, forgetTypedKey, deviceKey, checkKey, roleOf, pairedAs } from './session.js';
 import { makeRefresher, roleCan, watched } from './refresh.js';
 import { renderSignIn } from './pages/signin.js';
 import { renderPinSignIn } from './pages/pinsignin.js';
@@ -67,6 +67,9 @@ async function boot() {
       return start(s.key, false, member.staff.role, member.staff);
     } catch {
       staffSession.forgetMember();
+      // A paired till keeps its own key: back to selling, not to a key form.
+      forgetTypedKey();
+      if (deviceKey()) return boot();
       forgetKey();
       return showSignIn('Your sign-in has ended. Sign in again.');
     }
@@ -153,14 +156,18 @@ function showDesktopKeySignIn(desktopKey) {
   });
 }
 
-/** @param {string} [notice] */
-function showSignIn(notice) {
+/**
+ * @param {string} [notice]
+ * @param {string} [till]  a paired till's name: a staff member signs in on it, and may go back to it
+ */
+function showSignIn(notice, till) {
   document.title = 'Sign in — Petstore';
   renderPinSignIn(root, {
-    heading: 'Petstore staff sign in',
+    heading: till ? `Staff sign in on ${till}` : 'Petstore staff sign in',
     names: staffSession.namesToOffer(),
     notice,
-    onUseKey: () => showKeySignIn(),
+    onUseKey: till ? null : () => showKeySignIn(),
+    back: till ? { label: `Back to ${till} without signing in`, onClick: () => void boot() } : undefined,
     onSignIn: async (name, pin) => {
       const session = await staffSession.signIn(name, pin);
       rememberKey(session.secret);
@@ -230,18 +237,37 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
   // A shop's day on the band; the stockroom's and a manager's pages under More.
   const pageLinks = pageNav(names, (n) => PAGES[n].title);
   const nav = pageLinks.el;
-  // A till paired by QR code keeps its key on the device: signing it out unpairs it, so it
-  // says so first, and names the key a manager should revoke if the device is leaving.
+  // A till paired by QR code keeps its key on the device. Staff sign in on it by name and PIN
+  // and sign out back to the till; unpairing is a separate step, confirmed, that gives the
+  // device's key back (the server revokes it), so no orphan key stays active.
   const till = desktop || member ? null : pairedAs(key);
+  let unpairing = false;
   const unpair = () => confirmAction({
-    title: 'Unpair this till?',
-    message: `This device forgets its key “${till}” and cannot sell again until it is paired again (Keys → Pair a till). The key itself stays active: if this device is leaving the shop, a manager revokes “${till}” on the Keys page.`,
-    confirmLabel: 'Unpair this till',
+    title: 'Unpair this device?',
+    message: `This device gives back its key “${till}”: the key is revoked at once, so nobody can sell with it again, and this device sells again only once it is paired again (Keys → Pair a till).`,
+    confirmLabel: 'Unpair this device',
     cancelLabel: 'Keep it paired',
-    onConfirm: async () => { stopSession('signed-out'); },
+    onConfirm: async () => {
+      unpairing = true;
+      try {
+        await api.request('DELETE', '/session', { key, quiet401: true });
+      } catch (err) {
+        // Already revoked (401): the device only has to forget it.
+        if (!(err instanceof api.ApiError && err.status === 401)) {
+          unpairing = false;
+          throw new Error(err instanceof api.ApiError && err.status === 0
+            ? 'The store cannot be reached, so the key was not revoked and this device stays paired. Try again when the store answers.'
+            : explain(err));
+        }
+      }
+      stopSession('unpaired');
+    },
   });
   const signOut = desktop && !member && !typedKey ? null
-    : till ? h('button', { type: 'button', class: 'btn btn-quiet', onclick: unpair }, 'Unpair…')
+    : till ? [
+      h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('staff-sign-in') }, 'Staff sign in'),
+      h('button', { type: 'button', class: 'btn btn-quiet', onclick: unpair }, 'Unpair this device…'),
+    ]
       : h('button', { type: 'button', class: 'btn btn-quiet', onclick: () => stopSession('signed-out') }, 'Sign out');
   const who = member ? h('span', { class: 'who', title: 'Signed in by name and PIN' }, member.name) : null;
   const main = h('main', { id: 'main', tabindex: '-1' });
@@ -388,9 +414,11 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
   };
   document.addEventListener('keydown', onKey);
 
-  /** @param {'signed-out' | 'revoked'} why */
+  /** @param {'signed-out' | 'revoked' | 'unpaired' | 'staff-sign-in'} why */
   function stopSession(why) {
     if (!session) return;
+    // The stream may see the revoked key before the answer to unpairing arrives.
+    if (unpairing && why === 'revoked') why = 'unpaired';
     session = null;
     events.close();
     current?.refresher.stop();
@@ -411,6 +439,12 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
         if (injected?.desktop) void bootDesktop(injected.key, notice);
         return;
       }
+      // On a paired till, signing out ends the member's session and keeps the pairing.
+      forgetTypedKey();
+      if (deviceKey()) {
+        void boot().then(() => notify(why === 'revoked' ? 'That sign-in has ended. This till stays paired.' : 'Signed out. This till stays paired.', 'ok'));
+        return;
+      }
       forgetKey();
       history.replaceState(null, '', location.pathname);
       showSignIn(notice);
@@ -423,11 +457,21 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
       return;
     }
     if (desktop) return showFatal('The key of this window is no longer valid. Restart Petstore.');
+    // A paired till: a member signs in on it, and comes back to it afterwards.
+    if (why === 'staff-sign-in' && till) return showSignIn(undefined, till);
+    // A key typed on a paired till: back to the till's own key.
+    if (why === 'signed-out' && !till && deviceKey()) {
+      forgetTypedKey();
+      void boot().then(() => notify('Signed out. This till stays paired.', 'ok'));
+      return;
+    }
+    const wasTill = till;
     forgetKey();
     history.replaceState(null, '', location.pathname);
     // Signed in with a key: back to the key form (a till), unless this device lists its
     // staff's names (a manager set it up): then to the names, where the next person starts.
-    const keyNotice = why === 'revoked' ? 'Your key was revoked or is no longer valid. Sign in with another key.' : undefined;
+    const keyNotice = why === 'unpaired' ? `This device is unpaired: its key “${wasTill}” is revoked. To sell here again, pair it on Keys → Pair a till.`
+      : why === 'revoked' ? 'Your key was revoked or is no longer valid. Sign in with another key.' : undefined;
     if (staffSession.namesToOffer().length > 0) showSignIn(keyNotice);
     else showKeySignIn(keyNotice);
     if (why === 'signed-out') notify('Signed out.', 'ok');

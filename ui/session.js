@@ -57,6 +57,16 @@ export function forgetKey() {
   localStorage.removeItem(DEVICE_NAME);
 }
 
+/** Forget the key typed (or the member's session) on this tab, keeping a paired device's own key. */
+export function forgetTypedKey() {
+  sessionStorage.removeItem(STORAGE_KEY);
+}
+
+/** This device's own key when it is paired, else null. @returns {string | null} */
+export function deviceKey() {
+  return localStorage.getItem(DEVICE_KEY);
+}
+
 /**
  * Check a key: GET /categories?limit=1 must answer 200.
  * @param {string} key

@@ -152,6 +152,10 @@ pub fn build(state: AppState) -> Router {
             "/admin/staff/{staffId}",
             axum::routing::patch(staff::update),
         )
+        .route(
+            "/admin/staff/{staffId}/lock",
+            axum::routing::delete(staff::lift_lock),
+        )
         .route("/session", axum::routing::delete(session::sign_out))
         .route("/admin/backups", get(backups::list).post(backups::take))
         .route("/admin/backups/{name}", get(backups::download))

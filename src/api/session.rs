@@ -1,5 +1,6 @@
 //! `/session`: a staff member signs in with name and PIN and gets a session key; the key
-//! signs itself out. Signing in needs no key, so it is limited by address like any request
+//! signs itself out. A device's own key (any role but admin, as a paired till holds) signs
+//! out by revoking itself: a till that unpairs leaves no key behind. Signing in needs no key, so it is limited by address like any request
 //! without one; a name is locked for a device after too many wrong PINs from it, each wrong
 //! PIN counts toward the device's ban, and when too many PIN checks are waiting the answer is
 //! 503 with `Retry-After` (see `app::staff`).
@@ -17,6 +18,7 @@ use super::respond;
 use super::state::AppState;
 use crate::app::SignInRefused;
 use crate::contract::Code;
+use crate::domain::key::Role;
 use crate::domain::staff::{SignIn, SignInInput, StaffMember};
 use crate::domain::time;
 
@@ -90,13 +92,19 @@ async fn answer(s: &AppState, input: SignInInput, addr: IpAddr) -> Response {
     }
 }
 
-/// `DELETE /session`: ends the session whose key made the request.
+/// `DELETE /session`: ends the sign-in of the key that made the request: a member's session
+/// ends; a stored key other than an admin's (a paired till's) is revoked. An admin key, and
+/// the desktop window's own, are never ended here.
 pub async fn sign_out(auth: Auth<Readonly>, State(s): State<AppState>) -> Result<Response> {
-    let session = auth.caller.staff.ok_or_else(|| {
-        ApiError::bad_request(
-            "this key is not a staff member's session; an admin revokes keys at /admin/keys",
-        )
-    })?;
-    s.app.sign_out(session).await?;
+    let caller = &auth.caller;
+    if let Some(session) = caller.staff {
+        s.app.sign_out(session).await?;
+    } else if caller.role == Role::Admin || caller.key_id <= 0 {
+        return Err(ApiError::bad_request(
+            "an admin key does not sign itself out; an admin revokes keys at /admin/keys",
+        ));
+    } else {
+        s.app.keys().revoke(caller.key_id).await?;
+    }
     Ok(respond::no_content())
 }

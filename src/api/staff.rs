@@ -12,6 +12,7 @@ use super::state::AppState;
 use crate::auth::pin;
 use crate::domain::query::{Page, Paged};
 use crate::domain::staff::{NewStaff, NewStaffInput, StaffMember, StaffPatch, StaffPatchInput};
+use crate::domain::text;
 
 /// Hashes a PIN off the async runtime (Argon2id takes tens of milliseconds on purpose).
 async fn hash(pin: String) -> Result<String> {
@@ -58,6 +59,18 @@ pub async fn create(
         format!("/admin/staff/{}", member.id),
         &member,
     ))
+}
+
+/// Lifts the locks that wrong PINs put on a member's name, on every device, and forgets the
+/// wrong PINs counted toward the next one: the member may sign in again at once.
+pub async fn lift_lock(_: Auth<Admin>, State(s): State<AppState>, Id(id): Id) -> Result<Response> {
+    let member = s.app.store().staff().get(id).await?;
+    s.app
+        .store()
+        .sign_ins()
+        .lift(text::fold(&member.name))
+        .await?;
+    Ok(respond::no_content())
 }
 
 /// Changes a member. Disabling ends their sessions at once; a new role applies to their

@@ -78,6 +78,31 @@ fn clear(tx: &Tx<'_>, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Whether `subject` (a folded name, `@`, the device's network) is one of `folded`'s.
+fn subject_of(subject: &str, folded: &str) -> bool {
+    subject
+        .rsplit_once('@')
+        .is_some_and(|(name, _)| name == folded)
+}
+
+/// Lifts every lock on the folded name `folded`, from every device, and forgets its wrong
+/// PINs; how many rows went. The subjects are read and matched here, not with a pattern in
+/// SQL, so no character of a name can widen the match.
+fn lift(tx: &Tx<'_>, folded: &str) -> Result<usize> {
+    let mut gone = 0;
+    for table in ["sign_in_failures", "sign_in_locks"] {
+        let subjects = tx
+            .prepare_cached(&format!("SELECT DISTINCT name FROM {table}"))?
+            .query_map([], |row| row.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut delete = tx.prepare_cached(&format!("DELETE FROM {table} WHERE name = ?1"))?;
+        for subject in subjects.iter().filter(|s| subject_of(s, folded)) {
+            gone += delete.execute([subject])?;
+        }
+    }
+    Ok(gone)
+}
+
 /// Forgets wrong PINs older than the window and ended locks, at `now`; how many rows went.
 pub(super) fn prune(tx: &Tx<'_>, now: i64, policy: PinLock) -> Result<usize> {
     let failures = tx
@@ -133,8 +158,28 @@ impl<'s> SignIns<'s> {
         })
     }
 
+    /// Lifts the locks on the folded name `folded` from every device and forgets its wrong
+    /// PINs (a manager's decision); how many rows went.
+    pub fn lift(&self, folded: String) -> Call<'s, usize> {
+        Call::write(self.0, move |tx| lift(tx, &folded))
+    }
+
     /// Forgets the wrong PINs (and any lock) of `name` after a right one.
     pub fn clear(&self, name: String) -> Call<'s, ()> {
         Call::write(self.0, move |tx| clear(tx, &name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::subject_of;
+
+    #[test]
+    fn a_subject_belongs_to_the_name_before_its_last_at_and_to_no_other() {
+        assert!(subject_of("ann@127.0.0.1", "ann"));
+        assert!(subject_of("ann@b@2001:db8::/64", "ann@b"));
+        assert!(!subject_of("ann@b@2001:db8::/64", "ann"));
+        assert!(!subject_of("anna@127.0.0.1", "ann"));
+        assert!(!subject_of("ann", "ann"));
     }
 }

@@ -220,6 +220,11 @@ impl<'s> Staff<'s> {
         Call::read(self.0, list)
     }
 
+    /// One member, disabled or not; `not_found` when there is none with this id.
+    pub fn get(&self, id: i64) -> Call<'s, StaffMember> {
+        Call::read(self.0, move |c| require(c, id))
+    }
+
     /// Whether the store has any enabled member.
     pub fn any_enabled(&self) -> Call<'s, bool> {
         Call::read(self.0, any_enabled)

@@ -251,3 +251,76 @@ async fn the_pairing_page_is_served_without_a_key() {
     assert_eq!(script.status(), 200);
     assert!(script.text().await.unwrap().contains("'/pair'"));
 }
+
+#[tokio::test]
+async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
+    let app = TestApp::spawn().await;
+    let pairing = open_pairing(&app, "pos").await;
+    let res = pair(&app, pairing["code"].as_str().unwrap()).await;
+    let till = body(res).await;
+    let secret = till["secret"].as_str().unwrap().to_owned();
+    let other = app.key("pos", "pro").await;
+
+    let res = app
+        .request_as(&secret, Method::DELETE, "/session")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    assert_error(
+        app.request_as(&secret, Method::GET, "/pets")
+            .send()
+            .await
+            .unwrap(),
+        401,
+        "unauthorized",
+    )
+    .await;
+    let keys = app.get_json("/admin/keys").await;
+    let listed = keys
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["id"] == till["id"])
+        .expect("the till's key is still listed");
+    assert!(
+        listed["revokedAt"].as_str().is_some(),
+        "no orphan key left active: {listed}"
+    );
+    let res = app
+        .request_as(&other, Method::GET, "/pets")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "another till keeps its key");
+
+    // Keys of every role but admin sign out the same way; an admin key never signs itself out.
+    for role in ["readonly", "staff"] {
+        let key = app.key(role, "pro").await;
+        let res = app
+            .request_as(&key, Method::DELETE, "/session")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 204, "{role}");
+        let res = app
+            .request_as(&key, Method::GET, "/pets")
+            .send()
+            .await
+            .unwrap();
+        assert_error(res, 401, "unauthorized").await;
+    }
+    let res = app
+        .request(Method::DELETE, "/session")
+        .send()
+        .await
+        .unwrap();
+    let message = assert_error(res, 400, "bad_request").await;
+    assert!(message.contains("/admin/keys"), "{message}");
+    assert_eq!(
+        app.get("/pets").await.status(),
+        200,
+        "the admin key works on"
+    );
+}

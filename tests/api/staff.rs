@@ -456,6 +456,90 @@ async fn a_device_guessing_a_name_locks_it_for_itself_and_not_for_the_other_devi
 }
 
 #[tokio::test]
+async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
+    let (app, _clock) = clocked().await;
+    owner(&app).await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    add_member(&app, "Bob", "staff", "2222").await;
+    let tablet: std::net::IpAddr = "192.0.2.66".parse().unwrap();
+    let attempt = |name: &str, pin: &str| petstore::domain::staff::SignIn {
+        name: name.into(),
+        pin: pin.into(),
+    };
+    // Ann locked on this machine and on a tablet; Bob locked here too; Ann's "Ann@..." is not
+    // a prefix match for anyone else's lock.
+    for _ in 0..5 {
+        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
+        assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
+        let _ = app.app.sign_in(attempt("ann", "1111"), tablet).await;
+    }
+    assert_error(
+        sign_in(&app, "Ann", "0481").await,
+        429,
+        "temporarily_banned",
+    )
+    .await;
+    assert_error(
+        sign_in(&app, "Bob", "2222").await,
+        429,
+        "temporarily_banned",
+    )
+    .await;
+
+    let res = app
+        .request(Method::DELETE, &format!("/admin/staff/{}/lock", ann["id"]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    assert_eq!(
+        sign_in(&app, "Ann", "0481").await.status(),
+        201,
+        "unlocked here"
+    );
+    assert!(
+        app.app
+            .sign_in(attempt("ANN", "0481"), tablet)
+            .await
+            .is_ok(),
+        "and on the tablet"
+    );
+    assert_error(
+        sign_in(&app, "Bob", "2222").await,
+        429,
+        "temporarily_banned",
+    )
+    .await;
+
+    // Lifting a lock that is not there changes nothing; an unknown member is 404; a
+    // manager only.
+    let again = app
+        .request(Method::DELETE, &format!("/admin/staff/{}/lock", ann["id"]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 204);
+    let unknown = app
+        .request(Method::DELETE, "/admin/staff/999/lock")
+        .send()
+        .await
+        .unwrap();
+    assert_error(unknown, 404, "not_found").await;
+    let clerk = session_key(&app, "Ann", "0481").await;
+    let res = app
+        .request_as(
+            &clerk,
+            Method::DELETE,
+            &format!("/admin/staff/{}/lock", ann["id"]),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_error(res, 403, "forbidden").await;
+}
+
+#[tokio::test]
 async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
     let (app, _clock) = clocked().await;
     owner(&app).await;

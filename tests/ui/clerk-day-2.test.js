@@ -273,7 +273,7 @@ db.commit()`, server.db]);
     assert.equal(seen.complete, true, 'the completion reached the server');
     await context.close();
   });
-  it('lets a till type its pairing code at /pair, and asks before a paired till unpairs itself', async () => {
+  it('lets a till type its pairing code at /pair; staff sign out back to the till, and unpairing revokes its key', async () => {
     const pairing = await admin.post('/admin/pairings', { name: 'Till 2', role: 'pos', plan: 'business' });
     const till = await openPage(browser, { viewport: { width: 820, height: 1180 }, bypassCSP: true });
     await till.page.goto(server.base + '/pair');
@@ -289,22 +289,74 @@ db.commit()`, server.db]);
     await till.page.getByRole('button', { name: 'Pair' }).click();
     await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
 
-    // "Sign out" would unpair it: the button says so, and asks first.
-    assert.equal(await till.page.getByRole('button', { name: 'Sign out' }).count(), 0);
-    await till.page.getByRole('button', { name: 'Unpair…' }).click();
-    const dialog = till.page.getByRole('dialog', { name: 'Unpair this till?' });
-    await dialog.getByText('forgets its key “Till 2”').waitFor();
-    await dialog.getByText('a manager revokes “Till 2” on the Keys page').waitFor();
+    const deviceKey = await till.page.evaluate(() => localStorage.getItem('petstore.device-key'));
+    assert.ok(deviceKey, 'the till keeps its own key');
+
+    // A clerk signs in on the paired till by name and PIN, and signing out comes back to the
+    // till: the pairing stays, the clerk's session ends.
+    const members = await admin.get('/admin/staff');
+    if (!members.some((/** @type {any} */ m) => m.role === 'admin' && !m.disabledAt)) {
+      await admin.post('/admin/staff', { name: 'Till owner', role: 'admin', pin: '1357' });
+    }
+    await admin.post('/admin/staff', { name: 'Kim', role: 'staff', pin: '4826' });
+    assert.equal(await till.page.getByRole('button', { name: 'Sign out' }).count(), 0, 'the till itself has nobody to sign out');
+    await till.page.getByRole('button', { name: 'Staff sign in' }).click();
+    await till.page.getByRole('heading', { level: 1, name: 'Staff sign in on Till 2' }).waitFor();
+    await till.page.getByLabel('Your name').fill('Kim');
+    await till.page.getByLabel('PIN', { exact: true }).fill('4826');
+    await till.page.getByRole('button', { name: 'Sign in' }).click();
+    await till.page.locator('header.top .who').filter({ hasText: 'Kim' }).waitFor();
+    const kimKey = await till.page.evaluate(() => sessionStorage.getItem('petstore.key'));
+    await till.page.getByRole('button', { name: 'Sign out' }).click();
+    await till.page.getByText('Signed out. This till stays paired.').waitFor();
+    await till.page.getByRole('button', { name: 'Unpair this device…' }).waitFor();
+    assert.equal(await till.page.evaluate(() => localStorage.getItem('petstore.device-key')), deviceKey);
+    const kimAfter = await fetch(server.base + '/pets', { headers: { 'X-API-Key': String(kimKey) } });
+    assert.equal(kimAfter.status, 401, 'the clerk’s session ended on the server');
+    await till.page.reload();
+    await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
+
+    // Unpairing is its own step, confirmed, and gives the key back: no orphan key stays active.
+    await till.page.getByRole('button', { name: 'Unpair this device…' }).click();
+    const dialog = till.page.getByRole('dialog', { name: 'Unpair this device?' });
+    await dialog.getByText('gives back its key “Till 2”: the key is revoked at once').waitFor();
     assert.deepEqual(await violations(till.page), []);
     await dialog.getByRole('button', { name: 'Keep it paired' }).click();
     await till.page.reload();
     await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
-    await till.page.getByRole('button', { name: 'Unpair…' }).click();
-    await dialog.getByRole('button', { name: 'Unpair this till' }).click();
-    await till.page.getByLabel('Key', { exact: true }).waitFor();
+    await till.page.getByRole('button', { name: 'Unpair this device…' }).click();
+    await dialog.getByRole('button', { name: 'Unpair this device' }).click();
+    await till.page.getByText('This device is unpaired: its key “Till 2” is revoked').waitFor();
+    assert.equal(await till.page.evaluate(() => localStorage.getItem('petstore.device-key')), null);
+    const keys = await admin.get('/admin/keys');
+    const tillKey = keys.find((/** @type {any} */ k) => deviceKey.startsWith(k.prefix));
+    assert.ok(tillKey?.revokedAt, `the till's key is revoked: ${JSON.stringify(tillKey)}`);
+    const after = await fetch(server.base + '/pets', { headers: { 'X-API-Key': deviceKey } });
+    assert.equal(after.status, 401);
     assert.deepEqual(till.errors, []);
     await till.context.close();
   });
+  it('lets a manager unlock a staff member locked out by five wrong PINs, from the Staff page', async () => {
+    const members = await admin.get('/admin/staff');
+    if (!members.some((/** @type {any} */ m) => m.role === 'admin' && !m.disabledAt)) {
+      await admin.post('/admin/staff', { name: 'Shop owner', role: 'admin', pin: '1357' });
+    }
+    await admin.post('/admin/staff', { name: 'Lee', role: 'staff', pin: '5820' });
+    /** @param {string} pin */
+    const signIn = (pin) => fetch(server.base + '/session', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Lee', pin }) });
+    for (let i = 0; i < 5; i++) assert.equal((await signIn('0000')).status, 401);
+    assert.equal((await signIn('5820')).status, 429, 'locked, even for the right PIN');
+
+    const { context, page, errors } = await signedIn('#/staff');
+    const lee = page.locator('tr[data-staff-id]').filter({ hasText: 'Lee' });
+    await lee.getByRole('button', { name: 'Unlock PIN of Lee' }).click();
+    await page.getByText('Lee can try their PIN again now, on every device.').waitFor();
+    assert.deepEqual(await violations(page), []);
+    assert.equal((await signIn('5820')).status, 201, 'Lee signs in again at once');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('sells by scanning a barcode or typing a SKU in Place order, with the total shown first', async () => {
     const budgie = await admin.post('/pets', { name: 'Budgerigar', categoryId: cat.Fish, status: 'available', barcode: '2000000001203', sku: 'BUD-1', price: 2450 });
     await admin.put(`/store/inventory/${budgie.id}`, { quantity: 5 });

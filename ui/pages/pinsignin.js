@@ -15,6 +15,7 @@ import { ApiError } from '../api.js';
  * @property {(name: string, pin: string) => Promise<void>} onSignIn  rejects with the refusal
  * @property {(() => void) | null} onUseKey   null: no "Use a key instead"
  * @property {string} [notice]                why we are here (signed out, session ended, …)
+ * @property {{ label: string, onClick: () => void }} [back]  a way back without signing in (a paired till)
  */
 
 /** What a refusal means to the person at the counter. @param {unknown} err */
@@ -107,6 +108,7 @@ export function renderPinSignIn(root, o) {
     error,
     submit,
     o.onUseKey ? h('p', { class: 'use-key' }, h('a', { href: '#', onclick: (/** @type {Event} */ e) => { e.preventDefault(); o.onUseKey?.(); } }, 'Use a key instead')) : null,
+    o.back ? h('p', { class: 'use-key' }, h('a', { href: '#', onclick: (/** @type {Event} */ e) => { e.preventDefault(); o.back?.onClick(); } }, o.back.label)) : null,
   );
 
   let busy = false;

@@ -1,7 +1,8 @@
 //! Staff (admin only): the shop's people, who sign in with their name and a PIN. Add a
 //! member; change their role or PIN; disable them (their sessions end at once) or enable them
-//! again. The last enabled admin can be neither disabled nor demoted, so the page offers
-//! neither and says why. On a browser (a tablet, a manager's PC) the page also says whether
+//! again; lift the lock that five wrong PINs put on their name (on every device at once). The
+//! last enabled admin can be neither disabled nor demoted, so the page offers neither and
+//! says why. On a browser (a tablet, a manager's PC) the page also says whether
 //! this device's sign-in screen lists the staff's names to tap, and turns that on or off.
 
 import * as api from '../api.js';
@@ -177,6 +178,16 @@ export function mount(ctx) {
     });
   }
 
+  /** A member locked out by wrong PINs (theirs, or someone's guesses) may sign in again at once. @param {StaffMember} m */
+  async function unlock(m) {
+    try {
+      await api.del(`/admin/staff/${m.id}/lock`);
+      notify(`${m.name} can try their PIN again now, on every device.`, 'ok');
+    } catch (err) {
+      notify(sentence(err, m.name), 'error');
+    }
+  }
+
   /** @param {StaffMember} m */
   async function enable(m) {
     try {
@@ -201,6 +212,7 @@ export function mount(ctx) {
         : h('span', { class: 'badge badge-available' }, 'Can sign in')),
       actionsCell(
         h('button', { type: 'button', class: 'btn', 'data-focus-key': `staff-${m.id}-change`, onclick: () => openChange(m) }, 'Change', srOnly(` ${m.name}`)),
+        off ? null : h('button', { type: 'button', class: 'btn', 'data-focus-key': `staff-${m.id}-unlock`, title: 'After five wrong PINs a name is locked for 15 minutes; this lets them try again now', onclick: () => unlock(m) }, 'Unlock PIN', srOnly(` of ${m.name}`)),
         off
           ? h('button', { type: 'button', class: 'btn', 'data-focus-key': `staff-${m.id}-enable`, onclick: () => enable(m) }, 'Enable', srOnly(` ${m.name}`))
           : only
