@@ -16,6 +16,9 @@ pub struct Usage {
     limiter: Limiter,
     clock: Arc<dyn Clock>,
     saved: Mutex<Saved>,
+    /// How many bans were lifted here: a [`Usage::sync_bans`] that read the store's list
+    /// before a lift finished must not impose that list afterwards.
+    lifts: Mutex<u64>,
 }
 
 /// What is already in the store: per subject, the day and the count it accounts for, and
@@ -54,6 +57,7 @@ impl Usage {
             limiter,
             clock,
             saved: Mutex::new(saved),
+            lifts: Mutex::new(0),
         })
     }
 
@@ -120,6 +124,7 @@ impl Usage {
     /// are imposed here, and bans lifted elsewhere are lifted here).
     pub fn sync_bans(&self, store: &Store) -> Result<(), StoreError> {
         let now = self.now();
+        let lifts_before = *self.lifts.lock().unwrap_or_else(|e| e.into_inner());
         let started: Vec<(String, i64)> = self
             .limiter
             .take_started_bans()
@@ -136,6 +141,12 @@ impl Usage {
             .into_iter()
             .filter_map(|(subject, until)| parse_subject(&subject).map(|s| (s, until)))
             .collect();
+        let lifts = self.lifts.lock().unwrap_or_else(|e| e.into_inner());
+        if *lifts != lifts_before {
+            // A ban was lifted here while the list was read: the list may still hold it.
+            // The next call reads the store again.
+            return Ok(());
+        }
         // A ban started here after the write above is not in the list yet: it stays.
         for (subject, _) in self.limiter.bans() {
             if !shared.contains_key(&subject) && !self.limiter.ban_pending(&subject) {
@@ -151,6 +162,8 @@ impl Usage {
     /// Lifts the ban on `subject` here and for every process serving the store.
     pub async fn lift_ban(&self, store: &Store, subject: Subject) -> Result<(), StoreError> {
         store.bans().lift(subject_key(&subject)).await?;
+        let mut lifts = self.lifts.lock().unwrap_or_else(|e| e.into_inner());
+        *lifts += 1;
         self.limiter.lift_ban(&subject);
         Ok(())
     }
