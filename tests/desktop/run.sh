@@ -223,8 +223,10 @@ code=$?
 close_took=$(seconds_since "$closing")
 echo "# window close to process exit: ${close_took}s"
 check "closing the window ends the app with status 0" test "$code" = 0
-check "an open event stream ends with the close instead of holding it up (under 5 s)" \
-    python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 5)" "$close_took"
+# Held up, the server would wait its whole grace period and then drop the stream, saying so
+# in the log; the time is printed above, not bounded (a busy machine takes longer to close).
+check "an open event stream ends with the close instead of holding it up (nothing dropped after the grace period)" \
+    bash -c "! grep -q 'still open after the grace period' '$WORK/app.log'"
 wait_exit "$stream_pid" 5
 check "the event stream's client sees its stream end" test "$?" != 124
 check "closing the window stops the server first, then closes the store" \
