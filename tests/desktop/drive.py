@@ -412,10 +412,8 @@ def notification_flow(s, pet):
 
 def network_panel(s):
     """The staff UI's Network panel: the setting, the network to choose, and Pair a till."""
-    find_link = "return [...document.querySelectorAll('a, button')].find(e => e.textContent.trim() === 'Network') || null"
-    link = s.wait(find_link, what="the Network link")
     s.invoke("set_lan", {"enabled": True, "port": LAN_PORT, "address": LAN_HOST})
-    s.click(link[ELEMENT])
+    nav_to(s, "Network")
     want = f"{LAN_HOST}:{LAN_PORT}"
     text = s.wait("const t = document.body.innerText;"
                   f" return t.includes('Let devices on this network use the store') && t.includes('{want}') && t",
