@@ -46,7 +46,8 @@ export async function goToPage(page, title) {
   const link = nav.getByRole('link', { name: title, exact: true });
   // The band is drawn for the role signed in: wait for the link itself before asking whether
   // it is on the band or under More (asked earlier, More opened and was then drawn again shut).
-  await link.waitFor({ state: 'attached' });
+  // Under a shut More it is hidden, which role locators skip unless told.
+  await nav.getByRole('link', { name: title, exact: true, includeHidden: true }).waitFor({ state: 'attached' });
   if (!(await link.isVisible())) await nav.getByRole('button', { name: /^More/ }).click();
   await link.click();
 }
