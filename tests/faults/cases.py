@@ -452,12 +452,12 @@ def mount_small_tmpfs(d: Path, size: str) -> Path:
 
 
 def fill(path: Path) -> None:
-    """Writes zeros to `path` until the filesystem refuses more."""
-    with open(path, "wb") as f:
+    """Writes zeros to `path` until the filesystem refuses more. Unbuffered: a buffered file
+    could still hold a partial block when the disk fills and raise ENOSPC again as it closes."""
+    with open(path, "wb", buffering=0) as f:
         try:
             while True:
                 f.write(b"\0" * 65536)
-                f.flush()
         except OSError:
             pass
 
