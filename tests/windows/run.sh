@@ -99,5 +99,8 @@ if [[ -z "${WINDOWS_CONTRACT_PHASES:-}" ]]; then
     echo "took $((SECONDS - stage)) s"
 fi
 
+# The service checks leave Wine's device services running, which keep the prefix's
+# wineserver up for good: end everything in the prefix, then wait for the server to go.
+wineserver -k 2>/dev/null || true
 wineserver --wait 2>/dev/null || true
 say "windows suite passed in $((SECONDS - started)) s"
