@@ -181,8 +181,10 @@ export function rowMenu(name, items) {
     panel.style.top = below ? `${r.bottom + 4}px` : `${Math.max(8, r.top - panel.offsetHeight - 4)}px`;
     button.setAttribute('aria-expanded', 'true');
     document.addEventListener('pointerdown', outside, true);
-    window.addEventListener('scroll', onScroll, true);
-    /** @type {HTMLElement | undefined} */ (panel.querySelector('button'))?.focus();
+    /** @type {HTMLElement | undefined} */ (panel.querySelector('button'))?.focus({ preventScroll: true });
+    // Showing the panel may itself scroll its table into place: only a scroll after that
+    // closes it.
+    requestAnimationFrame(() => requestAnimationFrame(() => { if (!panel.hidden) window.addEventListener('scroll', onScroll, true); }));
   };
   button.addEventListener('click', () => (panel.hidden ? open() : close(true)));
   panel.addEventListener('keydown', (e) => { if (/** @type {KeyboardEvent} */ (e).key === 'Escape') { e.stopPropagation(); e.preventDefault(); close(true); } });
