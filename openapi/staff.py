@@ -222,11 +222,7 @@ PATHS = {
         "post": op(
             "createStaff",
             "Add a staff member",
-            "Adds a member who signs in with `name` and `pin` (`POST /session`). The first "
-            "person added is a manager: while the store has no enabled `admin` member, a member "
-            "of another role is refused (422 `validation_failed` naming `role`), so that someone "
-            "can always manage the store at the counter PC. With the last enabled admin member "
-            "kept (see `updateStaff`), a store that has one manager keeps one.",
+            "Adds a member who signs in with `name` and `pin` (`POST /session`).",
             dict(
                 responses(
                     {

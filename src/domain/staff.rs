@@ -1,10 +1,8 @@
 //! Staff members: the shop's people, who sign in with their name and a PIN.
 //!
 //! A member has a role (`readonly`, `staff` or `admin`; tills keep `pos` keys) and may be
-//! disabled. A PIN is 4 to 8 digits and is only ever stored as a slow salted hash. The shop
-//! always keeps a way in: while no enabled admin member exists, the member added must be an
-//! admin (the first person added is the owner, a manager), and the last enabled admin member
-//! cannot be disabled or demoted.
+//! disabled. A PIN is 4 to 8 digits and is only ever stored as a slow salted hash. The last
+//! enabled admin member cannot be disabled or demoted, so the shop always keeps a way in.
 
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -130,19 +128,6 @@ impl TryFrom<NewStaffInput> for NewStaff {
             pin: Pin::parse("pin", &pin)?,
         })
     }
-}
-
-/// The first-manager rule: while the store has no enabled admin member (`enabled_admins` is
-/// 0), the member added must be an admin. Once staff exist the counter PC asks who is there,
-/// and a store whose members are all clerks would leave nobody able to manage it there.
-pub fn check_first_manager(role: Role, enabled_admins: i64) -> Result<(), DomainError> {
-    if enabled_admins == 0 && role != Role::Admin {
-        return Err(DomainError::invalid(
-            "role",
-            "the first staff member must be an admin (a manager), so that someone can manage the store at the counter PC; add a manager first, then the staff",
-        ));
-    }
-    Ok(())
 }
 
 /// The body of `PATCH /admin/staff/{staffId}` as sent.
@@ -318,16 +303,6 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(rename.apply(&admin, 0, "now").unwrap().name, "Anne");
-    }
-
-    #[test]
-    fn while_no_admin_member_is_enabled_only_an_admin_may_be_added() {
-        for role in [Role::Readonly, Role::Staff] {
-            let refused = check_first_manager(role, 0).unwrap_err();
-            assert!(refused.to_string().contains("role"), "{refused}");
-            assert!(check_first_manager(role, 1).is_ok());
-        }
-        assert!(check_first_manager(Role::Admin, 0).is_ok());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use rusqlite::{params, OptionalExtension};
 use super::db::{Connection, Row};
 use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::key::Role;
-use crate::domain::staff::{check_first_manager, StaffMember, StaffPatch};
+use crate::domain::staff::{StaffMember, StaffPatch};
 use crate::domain::{text, time, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, role, created_at, disabled_at";
@@ -79,10 +79,8 @@ fn enabled_admins(conn: &Connection, except: i64) -> Result<i64> {
         .query_row([except], |row| row.get(0))?)
 }
 
-/// Stores a new member with the hash of their PIN; while no admin member is enabled, only an
-/// admin (the first-manager rule, checked in the same transaction as the insert).
+/// Stores a new member with the hash of their PIN.
 fn insert(tx: &Tx<'_>, name: &str, role: Role, pin_hash: &str) -> Result<StaffMember> {
-    check_first_manager(role, enabled_admins(tx, 0)?)?;
     let created_at = time::now();
     let id = on_unique(
         tx.prepare_cached(

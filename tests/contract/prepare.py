@@ -7,9 +7,8 @@ usage: prepare.py BASE_URL ADMIN_KEY
   headers are still sent and checked.
 - Adds a category and a few pets with plenty of stock, so that generated ids often name real
   records and orders can be placed, completed and cancelled.
-- Adds the shop's first staff member, a manager: while no manager is enabled the store takes
-  no other member (createStaff answers 422 on `role`), and the last enabled one always stays,
-  so generated members of every role are then accepted.
+- Adds a staff member who is a manager, as a shop would first: the last enabled one always
+  stays, so the fuzzer's changes to members cannot all be refused for it.
 - Creates a second key for the operations that change or revoke a key, and prints its id: the
   run points those operations at it, so that the fuzzer cannot demote or revoke its own key
   half-way.

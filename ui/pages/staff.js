@@ -36,7 +36,6 @@ function sentence(err, name) {
   if (err instanceof api.ApiError) {
     if (err.code === 'duplicate_name') return `There is already a staff member called ${name ?? 'that'}. Use another name (for example with an initial).`;
     if (err.code === 'conflict' && /admin/i.test(err.message)) return `${name ?? 'This member'} is the only manager who can sign in: make someone else a manager first.`;
-    if (/^role: the first staff member/.test(err.message)) return 'The first person added must be a manager, or nobody could manage the store at the counter PC. Add yourself as a manager first, then your staff.';
     if (/^pin:/.test(err.message)) return 'A PIN is 4 to 8 digits.';
     if (/^name:/.test(err.message)) return 'Give the member a name (up to 100 characters).';
     if (/^role:/.test(err.message)) return 'Choose a role from the list.';
