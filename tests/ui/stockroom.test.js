@@ -36,6 +36,22 @@ async function scan(page, code) {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * The print dialog itself is the browser's: a window the page opens records that it was asked
+ * to print (`__printed`) instead of opening the dialog.
+ * @param {import('playwright-core').Page} page
+ */
+function countPrints(page) {
+  return page.evaluate(() => {
+    const open = window.open.bind(window);
+    window.open = (...args) => {
+      const w = open(...args);
+      if (w) w.print = () => { /** @type {any} */ (w).__printed = true; };
+      return w;
+    };
+  });
+}
+
 describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labels', () => {
   /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
@@ -270,15 +286,7 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
     // The server's own Content-Security-Policy holds: the sheet is drawn into the window under it.
     const { context, page, errors } = await signedIn('#/pets', DESKTOP, true);
     await page.getByRole('rowheader', { name: /^Guppy/ }).waitFor();
-    // The print dialog itself is the browser's: count that it was asked for.
-    await page.evaluate(() => {
-      const open = window.open.bind(window);
-      window.open = (...args) => {
-        const w = open(...args);
-        if (w) w.print = () => { /** @type {any} */ (w).__printed = true; };
-        return w;
-      };
-    });
+    await countPrints(page);
     await page.getByRole('button', { name: 'Print labels' }).click();
     const dialog = page.getByRole('dialog', { name: 'Print shelf labels' });
     await dialog.getByLabel(/^Platy/).uncheck();
@@ -351,14 +359,7 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
       await admin.post('/pets', { name: `Bulk ${two}`, categoryId: bulk, sku: `BULK-${two}`, price: 100 });
     }
     const { context, page, errors } = await signedIn('#/pets', DESKTOP, true);
-    await page.evaluate(() => {
-      const open = window.open.bind(window);
-      window.open = (...args) => {
-        const w = open(...args);
-        if (w) w.print = () => { /** @type {any} */ (w).__printed = true; };
-        return w;
-      };
-    });
+    await countPrints(page);
     const tick = (/** @type {string} */ name) => page.getByRole('checkbox', { name: `Select ${name} for labels`, exact: true });
     // Page 1 of the list by name holds Bulk 01 to Bulk 25; Guppy is on page 2.
     await tick('Bulk 02').check();

@@ -263,6 +263,15 @@ async function stockOf(petId: number): Promise<number> {
   return data.quantity;
 }
 
+/** Says why the store refused, in its own words, and gives the exit status 1; rethrows anything else. */
+function exitRefused(err: unknown): number {
+  if (err instanceof StoreRefused) {
+    console.error(`refused: ${err.error.code} (${err.error.status}): ${err.error.message}`);
+    return 1;
+  }
+  throw err;
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, name, count] = args;
   if (command === "basket" && args.length >= 2 && key) {
@@ -270,11 +279,7 @@ async function main(args: string[]): Promise<number> {
       await basket(args.slice(1));
       return 0;
     } catch (err) {
-      if (err instanceof StoreRefused) {
-        console.error(`refused: ${err.error.code} (${err.error.status}): ${err.error.message}`);
-        return 1;
-      }
-      throw err;
+      return exitRefused(err);
     }
   }
   if (command !== "sell" || !name || !key) {
@@ -302,11 +307,7 @@ async function main(args: string[]): Promise<number> {
     );
     return 0;
   } catch (err) {
-    if (err instanceof StoreRefused) {
-      console.error(`refused: ${err.error.code} (${err.error.status}): ${err.error.message}`);
-      return 1;
-    }
-    throw err;
+    return exitRefused(err);
   } finally {
     stock.close();
     await following;
