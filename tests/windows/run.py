@@ -88,6 +88,25 @@ def read_stdout(server: harness.Server) -> str:
     return server.log_path.read_text(errors="replace") if server.log_path else ""
 
 
+def stop_gracefully(server: harness.Server) -> int | None:
+    """Ctrl+C, then the server's exit code once it has stopped (None if it never did).
+
+    Not `server.stop()`: its SIGTERM ends a Wine process at once, as Windows' TerminateProcess
+    would, so the log lines still queued (written every 50 ms) are lost. After a Ctrl+C the
+    server writes them all before it exits, so its log can be read whole.
+    """
+    server.proc.send_signal(signal.SIGINT)
+    try:
+        return server.proc.wait(90)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def tail(text: str, lines: int = 12) -> str:
+    """The last lines of `text`, for a failure's detail."""
+    return " | ".join(text.strip().splitlines()[-lines:])
+
+
 def profile(prefix: Path) -> Path:
     """The Wine prefix's user profile, as a Linux path."""
     users = [u for u in (prefix / "drive_c" / "users").iterdir() if u.name != "Public"]
@@ -120,6 +139,20 @@ def wine(*args: str) -> subprocess.CompletedProcess:
         return subprocess.CompletedProcess(done.args, done.returncode,
                                            out.read().decode(errors="replace"),
                                            err.read().decode(errors="replace"))
+
+
+def service_managers(prefix: Path) -> int:
+    """How many of Wine's service managers (services.exe) run in this prefix now."""
+    wanted = f"WINEPREFIX={prefix}".encode()
+    count = 0
+    for proc in Path("/proc").iterdir():
+        try:
+            if (proc.name.isdigit() and b"services.exe" in (proc / "cmdline").read_bytes()
+                    and wanted in (proc / "environ").read_bytes().split(b"\0")):
+                count += 1
+        except OSError:
+            pass  # ended while looked at, or not ours to read
+    return count
 
 
 def free_port() -> int:
@@ -201,18 +234,23 @@ def main() -> int:
     moved = harness.Server([str(binary), "serve", "--bind", "127.0.0.1:0"], log=work / "moved.log",
                            timeout=90)
     try:
+        # The log line is written by the log's thread: read the log once the server has stopped.
+        code = stop_gracefully(moved)
         out = read_stdout(moved)
         shown = next((line for line in out.splitlines() if "Store: " in line), "").split("Store: ", 1)[-1]
+        left = sorted(p.name for p in earlier.parent.parent.rglob("*"))
         results.check("a store in the earlier %APPDATA% folder is moved to %LOCALAPPDATA%, said in the log",
-                      re.search(r"moved the store's folder from C:\\users\\[^\\]+\\AppData\\Roaming"
+                      code == 0 and re.search(r"moved the store's folder from C:\\users\\[^\\]+\\AppData\\Roaming"
                                 r"\\petstore\\petstore\\data to C:\\users\\[^\\]+\\AppData\\Local"
                                 r"\\petstore\\data", out) is not None
                       and "\\AppData\\Local\\petstore\\data\\store.sqlite" in shown
                       and "This is a new store" not in out
                       and (folder / "store.sqlite").is_file() and not earlier.parent.parent.exists(),
-                      f"shown as {shown.strip()!r}")
+                      f"exit {code}, shown as {shown.strip()!r}, new folder "
+                      f"{sorted(p.name for p in folder.iterdir()) if folder.exists() else 'absent'}, "
+                      f"left in the earlier one {left}; log: {tail(out)}")
     finally:
-        moved.stop()
+        moved.kill()
     # One that cannot be moved (something else already in the new folder) is used where it is.
     earlier.parent.mkdir(parents=True)
     folder.rename(earlier)
@@ -282,13 +320,17 @@ def main() -> int:
                       f"exit {device.returncode}: {device.stderr.strip()[-200:]}")
         for _ in range(60):
             admin.expect(200, "GET", "/pets?limit=1")
+        # Every line written, the last ones included: the files are looked at once it stopped.
+        code = stop_gracefully(server)
     finally:
-        server.stop()
+        server.kill()
     logs = sorted(p.name for p in log_file.parent.iterdir())
+    sizes = {p.name: p.stat().st_size for p in sorted(log_file.parent.iterdir())}
+    newest = log_file.read_text(errors="replace") if log_file.exists() else ""
     results.check("the log file is rotated by size while the server writes it",
-                  logs == ["petstore.log", "petstore.log.1", "petstore.log.2"]
+                  code == 0 and logs == ["petstore.log", "petstore.log.1", "petstore.log.2"]
                   and "GET /pets" in log_file.with_name("petstore.log.1").read_text(errors="replace"),
-                  f"files {logs}")
+                  f"exit {code}, files {sizes}; petstore.log ends: {tail(newest, 4)}")
 
     con = run(binary, "--db", str(work / "con"), "keys", "list")
     results.check("a store named as a Windows device (con) is refused in plain words",
@@ -302,7 +344,7 @@ def main() -> int:
                   and len(kept) == 1 and ":" not in kept[0],
                   f"exit {restored.returncode}: {restored.stdout.strip()[-300:]} {restored.stderr.strip()[-200:]}; kept {kept}")
 
-    check_service(binary, results, work, db, admin_key)
+    check_service(binary, args.prefix.resolve(), results, work, db, admin_key)
 
     print(f"{results.passed} passed, {results.failed} failed", flush=True)
     if results.failed == 0:
@@ -312,7 +354,8 @@ def main() -> int:
     return 1 if results.failed else 0
 
 
-def check_service(binary: Path, results: Results, work: Path, db: Path, admin_key: str) -> None:
+def check_service(binary: Path, prefix: Path, results: Results, work: Path, db: Path,
+                  admin_key: str) -> None:
     """The Windows service, through Wine's service manager, on the store `db` (3 pets).
 
     Wine stops its service manager, and the services it runs, when the last program of the
@@ -348,11 +391,14 @@ def check_service(binary: Path, results: Results, work: Path, db: Path, admin_ke
             started = wine("net", "start", "petstore")
             status, body = answers(base, admin_key, "/pets?limit=50", 90)
             pets = json.loads(body) if status == 200 else None
+            state = wine("sc", "query", "petstore")
             results.check("net start petstore starts the service and it serves the store",
                           started.returncode == 0 and status == 200 and isinstance(pets, list)
                           and len(pets) == 3,
                           f"net start exit {started.returncode} {started.stdout.strip()[-100:]}; "
-                          f"GET /pets {status}, {len(pets) if isinstance(pets, list) else pets} pets")
+                          f"GET /pets {status}, {len(pets) if isinstance(pets, list) else pets} pets; "
+                          f"sc query exit {state.returncode}: {tail(state.stdout, 3)}; "
+                          f"{service_managers(prefix)} service manager(s) in the prefix")
             stopped = wine("net", "stop", "petstore")
             state = wine("sc", "query", "petstore").stdout
             log = db.parent / "petstore.log"

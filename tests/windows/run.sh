@@ -72,6 +72,11 @@ chmod +x "$wrapper_dir/petstore"
 
 say "Wine prefix $WINEPREFIX"
 wineboot --init >/dev/null 2>&1 || true
+# A new prefix's first session runs two service managers (services.exe), each with a list of
+# services of its own: a service installed through one is unknown to the other, so `net start`
+# finds no service ("Could not get handle to service"). Let that session end (its programs
+# exit on their own within seconds) so the checks' session starts with one service manager.
+wineserver --wait 2>/dev/null || true
 "$wrapper_dir/petstore" --version
 
 stage=$SECONDS
