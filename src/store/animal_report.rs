@@ -4,7 +4,7 @@
 use chrono_tz::Tz;
 use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::{profile, Call, Result, Store};
 use crate::domain::animal::{Animal, Sex};
 use crate::domain::animal_report::{Buyer, SoldAnimal};
@@ -48,7 +48,7 @@ fn sold(conn: &Connection, range: Range, tz: Tz) -> Result<Vec<SoldAnimal>> {
                 },
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(rows)
 }
 

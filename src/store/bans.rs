@@ -3,7 +3,7 @@
 
 use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::{Call, Result, Store, Tx};
 
 fn start(tx: &Tx<'_>, bans: &[(String, i64)], now: i64) -> Result<()> {
@@ -24,7 +24,7 @@ fn active(conn: &Connection, now: i64) -> Result<Vec<(String, i64)>> {
     let rows = conn
         .prepare_cached("SELECT subject, until FROM bans WHERE until > ?1")?
         .query_map([now], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(rows)
 }
 

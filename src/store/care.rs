@@ -7,7 +7,7 @@
 use chrono::NaiveDate;
 use rusqlite::params;
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, Row};
 use super::{pets, profile, Call, Result, Store, Tx};
 use crate::domain::care::{self, CareEntry, CareKind, DueCare, NewCare};
 use crate::domain::query::{Page, Paged};
@@ -16,7 +16,7 @@ use crate::domain::{report, time};
 const COLUMNS: &str =
     "id, pet_id, kind, note, product, weight_grams, due_on, at, key_name, staff_id";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<CareEntry> {
+fn from_row(row: &Row<'_>) -> DbResult<CareEntry> {
     let kind: String = row.get(2)?;
     Ok(CareEntry {
         id: row.get(0)?,
@@ -92,7 +92,7 @@ fn list(
                  ORDER BY id DESC LIMIT +?2 OFFSET +?3"
             ))?
             .query_map(params![pet_id, page.limit, page.offset], from_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?,
+            .collect::<DbResult<Vec<_>>>()?,
             conn.prepare_cached("SELECT COUNT(*) FROM care_entries WHERE pet_id = ?1")?
                 .query_row([pet_id], |row| row.get(0))?,
         ),
@@ -105,7 +105,7 @@ fn list(
                 params![pet_id, kind.as_str(), page.limit, page.offset],
                 from_row,
             )?
-            .collect::<rusqlite::Result<Vec<_>>>()?,
+            .collect::<DbResult<Vec<_>>>()?,
             conn.prepare_cached(
                 "SELECT COUNT(*) FROM care_entries WHERE pet_id = ?1 AND kind = ?2",
             )?
@@ -144,7 +144,7 @@ fn due_on(conn: &Connection, today: NaiveDate, within: i64) -> Result<Vec<DueCar
                 last_at: row.get(4)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(rows)
 }
 

@@ -2,10 +2,10 @@
 //! `UNIQUE` index on the folded name decides, and its refusal is `duplicate_name` (there is
 //! no check-then-insert for two writers to race through).
 
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{params, OptionalExtension};
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::pages::Pages;
 use super::sql::{self, contains_pattern, Filter, ListSql};
 use super::{on_unique, Call, Result, Store, Tx};
@@ -15,7 +15,7 @@ use crate::domain::{text, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, description";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Category> {
+fn from_row(row: &Row<'_>) -> DbResult<Category> {
     Ok(Category {
         id: row.get(0)?,
         name: row.get(1)?,

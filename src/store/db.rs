@@ -8,14 +8,68 @@
 //! `Value` and `Error` are the store's neutral parameter, column, value and error types. On
 //! SQLite every call goes straight to rusqlite's cached statement (no string rewriting, no
 //! per-row boxing); on PostgreSQL a statement text is rewritten (`?N` → `$N`) and prepared
-//! once per connection, parameters are converted to the types PostgreSQL inferred for them,
-//! and its errors travel inside `rusqlite::Error::ToSqlConversionFailure` as [`PgError`],
-//! which [`super::StoreError`] unwraps.
+//! once per connection, and parameters are converted to the types PostgreSQL inferred for
+//! them.
+//!
+//! Every call answers the seam's own [`DbError`]: a SQLite error, a PostgreSQL error, a
+//! PostgreSQL session lost inside its transaction, or no row where one was asked for.
+//! [`super::StoreError`] reads each for what it means to the shop (busy, unavailable, a
+//! clash); nothing is carried inside another engine's error.
 // Without the `postgres` feature the PostgreSQL half of the seam is unused.
 #![cfg_attr(not(feature = "postgres"), allow(dead_code))]
 
 use rusqlite::types::FromSql;
 use rusqlite::ToSql;
+
+/// Why a call through the seam failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// SQLite refused, or a value did not convert (rusqlite's conversions serve both engines).
+    #[error(transparent)]
+    Sqlite(rusqlite::Error),
+    /// PostgreSQL refused, or could not be reached.
+    #[cfg(feature = "postgres")]
+    #[error(transparent)]
+    Pg(super::pg::PgError),
+    /// The PostgreSQL connection was lost inside a transaction, which the server undid.
+    #[cfg(feature = "postgres")]
+    #[error("the connection to PostgreSQL was lost; the transaction was undone")]
+    Lost,
+    /// A statement asked for one row returned none.
+    #[error("the query returned no rows")]
+    NoRows,
+    /// A parameter of a kind PostgreSQL does not take.
+    #[error("a parameter kind PostgreSQL does not take")]
+    Unsupported,
+}
+
+impl From<rusqlite::Error> for DbError {
+    fn from(err: rusqlite::Error) -> Self {
+        match err {
+            rusqlite::Error::QueryReturnedNoRows => Self::NoRows,
+            other => Self::Sqlite(other),
+        }
+    }
+}
+
+/// `Result` with [`DbError`].
+pub type DbResult<T> = std::result::Result<T, DbError>;
+
+/// `.optional()`: no row is `None` rather than an error (rusqlite's `OptionalExtension`, for
+/// the seam's results).
+pub trait OptionalExtension<T> {
+    fn optional(self) -> DbResult<Option<T>>;
+}
+
+impl<T> OptionalExtension<T> for DbResult<T> {
+    fn optional(self) -> DbResult<Option<T>> {
+        match self {
+            Ok(value) => Ok(Some(value)),
+            Err(DbError::NoRows) => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+}
 
 /// A connection owned by one thread of the store.
 pub enum Connection {
@@ -30,11 +84,11 @@ pub trait Args {
     type Lite: rusqlite::Params;
     fn lite(self) -> Self::Lite;
     /// The parameters as values, for PostgreSQL.
-    fn values(self) -> rusqlite::Result<Vec<rusqlite::types::Value>>;
+    fn values(self) -> DbResult<Vec<rusqlite::types::Value>>;
 }
 
 /// One parameter as an owned value.
-pub fn value_of(param: &dyn ToSql) -> rusqlite::Result<rusqlite::types::Value> {
+pub fn value_of(param: &dyn ToSql) -> DbResult<rusqlite::types::Value> {
     use rusqlite::types::{ToSqlOutput, Value, ValueRef};
     match param.to_sql()? {
         ToSqlOutput::Borrowed(v) => Ok(match v {
@@ -45,9 +99,7 @@ pub fn value_of(param: &dyn ToSql) -> rusqlite::Result<rusqlite::types::Value> {
             ValueRef::Blob(b) => Value::Blob(b.to_vec()),
         }),
         ToSqlOutput::Owned(v) => Ok(v),
-        _ => Err(rusqlite::Error::ToSqlConversionFailure(
-            "a parameter kind PostgreSQL does not take".into(),
-        )),
+        _ => Err(DbError::Unsupported),
     }
 }
 
@@ -56,7 +108,7 @@ impl<'a> Args for &'a [&'a dyn ToSql] {
     fn lite(self) -> Self {
         self
     }
-    fn values(self) -> rusqlite::Result<Vec<rusqlite::types::Value>> {
+    fn values(self) -> DbResult<Vec<rusqlite::types::Value>> {
         self.iter().map(|p| value_of(*p)).collect()
     }
 }
@@ -66,7 +118,7 @@ impl Args for [&(dyn ToSql + Send + Sync); 0] {
     fn lite(self) -> Self {
         self
     }
-    fn values(self) -> rusqlite::Result<Vec<rusqlite::types::Value>> {
+    fn values(self) -> DbResult<Vec<rusqlite::types::Value>> {
         Ok(Vec::new())
     }
 }
@@ -78,7 +130,7 @@ macro_rules! array_args {
             fn lite(self) -> Self {
                 self
             }
-            fn values(self) -> rusqlite::Result<Vec<rusqlite::types::Value>> {
+            fn values(self) -> DbResult<Vec<rusqlite::types::Value>> {
                 self.iter().map(|p| value_of(p)).collect()
             }
         }
@@ -94,7 +146,7 @@ impl<'a> Args for Values<'a> {
     fn lite(self) -> Self::Lite {
         rusqlite::params_from_iter(self.0.iter())
     }
-    fn values(self) -> rusqlite::Result<Vec<rusqlite::types::Value>> {
+    fn values(self) -> DbResult<Vec<rusqlite::types::Value>> {
         Ok(self.0.to_vec())
     }
 }
@@ -124,9 +176,9 @@ impl Connection {
     }
 
     /// The statement for `sql`, prepared once per connection.
-    pub fn prepare_cached(&self, sql: &str) -> rusqlite::Result<Statement<'_>> {
+    pub fn prepare_cached(&self, sql: &str) -> DbResult<Statement<'_>> {
         match self {
-            Self::Lite(conn) => conn.prepare_cached(sql).map(Statement::Lite),
+            Self::Lite(conn) => Ok(Statement::Lite(conn.prepare_cached(sql)?)),
             #[cfg(feature = "postgres")]
             Self::Pg(session) => session
                 .statement(sql, false)
@@ -135,9 +187,9 @@ impl Connection {
     }
 
     /// Runs one statement (prepared each time on SQLite, as rusqlite's `execute` does).
-    pub fn execute(&self, sql: &str, args: impl Args) -> rusqlite::Result<usize> {
+    pub fn execute(&self, sql: &str, args: impl Args) -> DbResult<usize> {
         match self {
-            Self::Lite(conn) => conn.execute(sql, args.lite()),
+            Self::Lite(conn) => Ok(conn.execute(sql, args.lite())?),
             #[cfg(feature = "postgres")]
             Self::Pg(_) => self.prepare_cached(sql)?.execute(args),
         }
@@ -148,19 +200,19 @@ impl Connection {
         &self,
         sql: &str,
         args: impl Args,
-        f: impl FnOnce(&Row<'_>) -> rusqlite::Result<T>,
-    ) -> rusqlite::Result<T> {
+        f: impl FnOnce(&Row<'_>) -> DbResult<T>,
+    ) -> DbResult<T> {
         match self {
-            Self::Lite(conn) => conn.query_row(sql, args.lite(), |row| f(&Row::Lite(row))),
+            Self::Lite(conn) => first_row(conn.prepare(sql)?.query(args.lite())?, f),
             #[cfg(feature = "postgres")]
             Self::Pg(_) => self.prepare_cached(sql)?.query_row(args, f),
         }
     }
 
     /// Runs statements without parameters (transaction control, schema).
-    pub fn execute_batch(&self, sql: &str) -> rusqlite::Result<()> {
+    pub fn execute_batch(&self, sql: &str) -> DbResult<()> {
         match self {
-            Self::Lite(conn) => conn.execute_batch(sql),
+            Self::Lite(conn) => Ok(conn.execute_batch(sql)?),
             #[cfg(feature = "postgres")]
             Self::Pg(session) => session.batch(sql),
         }
@@ -177,6 +229,17 @@ impl Connection {
     }
 }
 
+/// The first of SQLite's `rows`, mapped by `f`; [`DbError::NoRows`] when there is none.
+fn first_row<T>(
+    mut rows: rusqlite::Rows<'_>,
+    f: impl FnOnce(&Row<'_>) -> DbResult<T>,
+) -> DbResult<T> {
+    match rows.next()? {
+        Some(row) => f(&Row::Lite(row)),
+        None => Err(DbError::NoRows),
+    }
+}
+
 /// A prepared statement of either engine.
 pub enum Statement<'c> {
     Lite(rusqlite::CachedStatement<'c>),
@@ -186,18 +249,18 @@ pub enum Statement<'c> {
 
 impl Statement<'_> {
     /// Runs the statement: how many rows it changed.
-    pub fn execute(&mut self, args: impl Args) -> rusqlite::Result<usize> {
+    pub fn execute(&mut self, args: impl Args) -> DbResult<usize> {
         match self {
-            Self::Lite(stmt) => stmt.execute(args.lite()),
+            Self::Lite(stmt) => Ok(stmt.execute(args.lite())?),
             #[cfg(feature = "postgres")]
             Self::Pg(session, stmt) => session.execute(stmt, &args.values()?),
         }
     }
 
     /// Runs an `INSERT` into a table with an `id` column: the new row's id.
-    pub fn insert(&mut self, args: impl Args) -> rusqlite::Result<i64> {
+    pub fn insert(&mut self, args: impl Args) -> DbResult<i64> {
         match self {
-            Self::Lite(stmt) => stmt.insert(args.lite()),
+            Self::Lite(stmt) => Ok(stmt.insert(args.lite())?),
             #[cfg(feature = "postgres")]
             Self::Pg(session, stmt) => session.insert(stmt, &args.values()?),
         }
@@ -207,25 +270,25 @@ impl Statement<'_> {
     pub fn query_row<T>(
         &mut self,
         args: impl Args,
-        f: impl FnOnce(&Row<'_>) -> rusqlite::Result<T>,
-    ) -> rusqlite::Result<T> {
+        f: impl FnOnce(&Row<'_>) -> DbResult<T>,
+    ) -> DbResult<T> {
         match self {
-            Self::Lite(stmt) => stmt.query_row(args.lite(), |row| f(&Row::Lite(row))),
+            Self::Lite(stmt) => first_row(stmt.query(args.lite())?, f),
             #[cfg(feature = "postgres")]
             Self::Pg(session, stmt) => {
                 let rows = session.query(stmt, &args.values()?)?;
                 match rows.first() {
                     Some(row) => f(&Row::Pg(row)),
-                    None => Err(rusqlite::Error::QueryReturnedNoRows),
+                    None => Err(DbError::NoRows),
                 }
             }
         }
     }
 
     /// Every row, mapped.
-    pub fn query_map<T, F>(&mut self, args: impl Args, f: F) -> rusqlite::Result<Mapped<'_, F>>
+    pub fn query_map<T, F>(&mut self, args: impl Args, f: F) -> DbResult<Mapped<'_, F>>
     where
-        F: FnMut(&Row<'_>) -> rusqlite::Result<T>,
+        F: FnMut(&Row<'_>) -> DbResult<T>,
     {
         match self {
             Self::Lite(stmt) => Ok(Mapped::Lite(stmt.query(args.lite())?, f)),
@@ -238,9 +301,9 @@ impl Statement<'_> {
     }
 
     /// Whether the statement returns a row.
-    pub fn exists(&mut self, args: impl Args) -> rusqlite::Result<bool> {
+    pub fn exists(&mut self, args: impl Args) -> DbResult<bool> {
         match self {
-            Self::Lite(stmt) => stmt.exists(args.lite()),
+            Self::Lite(stmt) => Ok(stmt.exists(args.lite())?),
             #[cfg(feature = "postgres")]
             Self::Pg(session, stmt) => Ok(!session.query(stmt, &args.values()?)?.is_empty()),
         }
@@ -256,16 +319,16 @@ pub enum Mapped<'s, F> {
 
 impl<T, F> Iterator for Mapped<'_, F>
 where
-    F: FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    F: FnMut(&Row<'_>) -> DbResult<T>,
 {
-    type Item = rusqlite::Result<T>;
+    type Item = DbResult<T>;
 
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             Self::Lite(rows, f) => match rows.next() {
                 Ok(Some(row)) => Some(f(&Row::Lite(row))),
                 Ok(None) => None,
-                Err(e) => Some(Err(e)),
+                Err(e) => Some(Err(e.into())),
             },
             #[cfg(feature = "postgres")]
             Self::Pg(rows, f) => rows.next().map(|row| f(&Row::Pg(&row))),
@@ -282,10 +345,10 @@ pub enum Row<'r> {
 
 impl Row<'_> {
     /// Column `idx` (from 0) as `T`, by rusqlite's conversions on both engines.
-    pub fn get<I: Idx, T: FromSql>(&self, idx: I) -> rusqlite::Result<T> {
+    pub fn get<I: Idx, T: FromSql>(&self, idx: I) -> DbResult<T> {
         let idx = idx.idx();
         match self {
-            Self::Lite(row) => row.get(idx),
+            Self::Lite(row) => Ok(row.get(idx)?),
             #[cfg(feature = "postgres")]
             Self::Pg(row) => super::pg::column(row, idx),
         }

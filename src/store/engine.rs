@@ -21,13 +21,13 @@ pub(super) mod wal;
 
 use std::sync::Arc;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::dialect;
 use super::pages::Pages;
 use super::Result;
 
 /// Opens a group's transaction, holding the store's write lock until its commit.
-pub(super) fn begin(conn: &Connection) -> rusqlite::Result<()> {
+pub(super) fn begin(conn: &Connection) -> DbResult<()> {
     let begun = if conn.is_postgres() {
         conn.execute_batch(&format!(
             "BEGIN; SELECT pg_advisory_xact_lock({})",
@@ -44,7 +44,7 @@ pub(super) fn begin(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// Commits a group; `with_events` says whether it emitted any (see the module header).
-pub(super) fn commit(conn: &Connection, with_events: bool) -> rusqlite::Result<()> {
+pub(super) fn commit(conn: &Connection, with_events: bool) -> DbResult<()> {
     if conn.is_postgres() && with_events {
         conn.execute_batch(&format!("NOTIFY {}; COMMIT", dialect::EVENTS_CHANNEL))
     } else {
@@ -54,9 +54,9 @@ pub(super) fn commit(conn: &Connection, with_events: bool) -> rusqlite::Result<(
 
 /// Runs a statement from the connection's statement cache (savepoints run once per
 /// request: parsing them every time showed in profiles).
-pub(super) fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+pub(super) fn run_cached(conn: &Connection, sql: &str) -> DbResult<()> {
     match conn.lite() {
-        Some(lite) => lite.prepare_cached(sql)?.execute([]).map(|_| ()),
+        Some(lite) => Ok(lite.prepare_cached(sql)?.execute([]).map(|_| ())?),
         None => conn.execute_batch(sql),
     }
 }

@@ -11,7 +11,7 @@
 
 use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::{Call, Result, Store, Tx};
 use crate::domain::event::Event;
 
@@ -54,7 +54,7 @@ pub(super) fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<E
                 staff_id: row.get(5)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(rows)
 }
 

@@ -5,7 +5,7 @@
 
 use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::{Call, Result, Store};
 use crate::domain::pet::PetStatus;
 
@@ -86,7 +86,7 @@ fn pets(conn: &Connection, after: i64, through: i64, limit: i64) -> Result<Vec<P
             tax_rate: row.get(12)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    Ok(rows.collect::<DbResult<Vec<_>>>()?)
 }
 
 /// The columns of the stock history export.
@@ -132,7 +132,7 @@ fn stock_changes(
             })
         },
     )?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    Ok(rows.collect::<DbResult<Vec<_>>>()?)
 }
 
 /// The CSV exports' rows: `store.export()`.

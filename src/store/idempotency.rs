@@ -9,9 +9,10 @@
 //! leaves no record, so it may be retried as it is. Which HTTP status a replayed answer
 //! carries is not the store's business: the record holds only the answer.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 use serde::Serialize;
 
+use super::db::OptionalExtension;
 use super::{Result, StoreError, Tx};
 use crate::domain::idempotency::{Answer, Scope};
 use crate::domain::DomainError;

@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, OptionalExtension};
 use super::inventory::{self, Cause};
 use super::{categories, pets, suppliers, Call, Result, Store, StoreError, Tx};
 use crate::domain::animal::INDIVIDUAL_STOCK_MAX;

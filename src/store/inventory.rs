@@ -1,10 +1,10 @@
 //! Stock counts and the stock history. Every change of a count writes a history entry in
 //! the same transaction, so the history always adds up to the count.
 
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{params, OptionalExtension};
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
 use super::{pets, Call, Result, Store, StoreError, Tx};
@@ -20,7 +20,7 @@ use crate::domain::{time, DomainError, Precondition};
 const COLUMNS: &str = "i.pet_id, i.quantity, p.status, i.reorder_point";
 const FROM: &str = "inventory i JOIN pets p ON p.id = i.pet_id";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<InventoryItem> {
+fn from_row(row: &Row<'_>) -> DbResult<InventoryItem> {
     let status: Option<String> = row.get(2)?;
     Ok(InventoryItem {
         reorder_point: row.get(3)?,
@@ -91,7 +91,7 @@ fn list(conn: &Connection, pages: &Pages, query: &InventoryQuery) -> Result<Page
     sql::paged(conn, pages, &list, &filter, query.page, from_row)
 }
 
-fn change_from_row(row: &Row<'_>) -> rusqlite::Result<StockChange> {
+fn change_from_row(row: &Row<'_>) -> DbResult<StockChange> {
     let source: String = row.get(5)?;
     Ok(StockChange {
         id: row.get(0)?,
@@ -118,7 +118,7 @@ fn history(conn: &Connection, pet_id: i64, page: Page) -> Result<Paged<StockChan
              FROM stock_changes WHERE pet_id = ?1 ORDER BY id DESC LIMIT +?2 OFFSET +?3",
         )?
         .query_map(params![pet_id, page.limit, page.offset], change_from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     let total = conn
         .prepare_cached("SELECT COUNT(*) FROM stock_changes WHERE pet_id = ?1")?
         .query_row([pet_id], |row| row.get(0))?;

@@ -1,8 +1,8 @@
 //! API keys: stored with a hash of their secret, never the secret itself.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::{Call, Result, Store, Tx};
 use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, Role};
 use crate::domain::{time, DomainError};
@@ -14,7 +14,7 @@ const COLUMNS: &str =
 /// A key's role, plan and own quota as stored, from the four columns `role, plan,
 /// per_minute, per_day` starting at `first`. An unreadable role or plan reads as the
 /// weakest: a misread never gives a key more than it had.
-pub(super) fn terms(row: &Row<'_>, first: usize) -> rusqlite::Result<(Role, Plan, Option<Quota>)> {
+pub(super) fn terms(row: &Row<'_>, first: usize) -> DbResult<(Role, Plan, Option<Quota>)> {
     let role: String = row.get(first)?;
     let plan: String = row.get(first + 1)?;
     let per_minute: Option<i64> = row.get(first + 2)?;
@@ -29,7 +29,7 @@ pub(super) fn terms(row: &Row<'_>, first: usize) -> rusqlite::Result<(Role, Plan
     ))
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
+fn from_row(row: &Row<'_>) -> DbResult<KeyRecord> {
     let (role, plan, custom) = terms(row, 2)?;
     Ok(KeyRecord {
         id: row.get(0)?,
@@ -80,7 +80,7 @@ fn list(conn: &Connection) -> Result<Vec<KeyRecord>> {
     let keys = conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM api_keys ORDER BY id"))?
         .query_map([], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(keys)
 }
 
@@ -98,7 +98,7 @@ fn active(conn: &Connection) -> Result<Vec<(String, KeyRecord)>> {
             "SELECT {COLUMNS}, secret_hash FROM api_keys WHERE revoked_at IS NULL"
         ))?
         .query_map([], |row| Ok((row.get(10)?, from_row(row)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(keys)
 }
 

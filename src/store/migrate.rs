@@ -260,7 +260,7 @@ fn migrate_postgres(conn: &super::db::Connection) -> Result<(), StoreError> {
     let applied: Vec<i64> = conn
         .prepare_cached("SELECT version FROM schema_migrations")?
         .query_map([], |row| row.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<super::db::DbResult<_>>()?;
     for migration in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
         let (version, name) = (migration.version, migration.name());
         conn.execute_batch("BEGIN")?;

@@ -82,7 +82,7 @@ pub use backup::backup;
 pub use backups::{BackupFile, BackupFolder, BackupKind};
 pub use call::{as_member, Call, Pending};
 pub use claim::Claim;
-use db::Connection;
+use db::{Connection, DbError, DbResult};
 pub use restore::{restore, Restored};
 use tx::Tx;
 
@@ -144,20 +144,38 @@ fn unavailable_message(why: &str) -> &'static str {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(err: rusqlite::Error) -> Self {
-        #[cfg(feature = "postgres")]
-        if let Some(pg) = pg::PgError::inside(&err) {
-            return Self::from_pg(pg, &err);
+        DbError::from(err).into()
+    }
+}
+
+impl From<DbError> for StoreError {
+    fn from(err: DbError) -> Self {
+        match err {
+            DbError::Sqlite(err) => Self::from_sqlite(err),
+            #[cfg(feature = "postgres")]
+            DbError::Pg(err) => Self::from_pg(err),
+            #[cfg(feature = "postgres")]
+            DbError::Lost => Self::Unavailable(err.to_string()),
+            DbError::NoRows => Self::Sqlite(rusqlite::Error::QueryReturnedNoRows),
+            DbError::Unsupported => Self::Internal(err.to_string()),
         }
-        #[cfg(feature = "postgres")]
-        if pg::Lost::is(&err) {
-            return Self::Unavailable(err.to_string());
-        }
-        if is_unique_violation(&err) {
-            // A write that raced another to the same unique value. The statements that can
-            // meet one map it to their own code first; this is the fallback: 409, never 500.
-            return Self::Domain(DomainError::Conflict(
-                "the change clashes with a record written at the same moment; read it again".into(),
-            ));
+    }
+}
+
+/// What a client is told when a write raced another to the same unique value. The
+/// statements that can meet one map it to their own code first; this is the fallback: 409,
+/// never 500.
+fn clash() -> StoreError {
+    StoreError::Domain(DomainError::Conflict(
+        "the change clashes with a record written at the same moment; read it again".into(),
+    ))
+}
+
+impl StoreError {
+    /// The store's reading of a SQLite error.
+    fn from_sqlite(err: rusqlite::Error) -> Self {
+        if is_sqlite_unique_violation(&err) {
+            return clash();
         }
         match err.sqlite_error_code() {
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
@@ -169,17 +187,13 @@ impl From<rusqlite::Error> for StoreError {
             _ => Self::Sqlite(err),
         }
     }
-}
 
-impl StoreError {
     /// The store's reading of a PostgreSQL error.
     #[cfg(feature = "postgres")]
-    fn from_pg(pg: &pg::PgError, err: &rusqlite::Error) -> Self {
+    fn from_pg(err: pg::PgError) -> Self {
         use postgres::error::SqlState;
-        match pg.code() {
-            Some(&SqlState::UNIQUE_VIOLATION) => Self::Domain(DomainError::Conflict(
-                "the change clashes with a record written at the same moment; read it again".into(),
-            )),
+        match err.code() {
+            Some(&SqlState::UNIQUE_VIOLATION) => clash(),
             Some(
                 &SqlState::T_R_SERIALIZATION_FAILURE
                 | &SqlState::T_R_DEADLOCK_DETECTED
@@ -189,18 +203,23 @@ impl StoreError {
             Some(
                 &SqlState::DISK_FULL | &SqlState::ADMIN_SHUTDOWN | &SqlState::CANNOT_CONNECT_NOW,
             )
-            | None => Self::Unavailable(pg.to_string()),
+            | None => Self::Unavailable(err.to_string()),
             Some(_) => Self::Internal(err.to_string()),
         }
     }
 }
 
 /// Whether `err` is a `UNIQUE` or `PRIMARY KEY` constraint refusing a duplicate.
-fn is_unique_violation(err: &rusqlite::Error) -> bool {
-    #[cfg(feature = "postgres")]
-    if let Some(pg) = pg::PgError::inside(err) {
-        return pg.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION);
+fn is_unique_violation(err: &DbError) -> bool {
+    match err {
+        DbError::Sqlite(err) => is_sqlite_unique_violation(err),
+        #[cfg(feature = "postgres")]
+        DbError::Pg(pg) => pg.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION),
+        _ => false,
     }
+}
+
+fn is_sqlite_unique_violation(err: &rusqlite::Error) -> bool {
     matches!(
         err,
         rusqlite::Error::SqliteFailure(e, _)
@@ -210,7 +229,7 @@ fn is_unique_violation(err: &rusqlite::Error) -> bool {
 }
 
 /// Maps a unique violation of one statement to the domain error it means there.
-fn on_unique<T>(result: rusqlite::Result<T>, err: impl FnOnce() -> DomainError) -> Result<T> {
+fn on_unique<T>(result: DbResult<T>, err: impl FnOnce() -> DomainError) -> Result<T> {
     match result {
         Err(e) if is_unique_violation(&e) => Err(err().into()),
         other => Ok(other?),

@@ -1,10 +1,10 @@
 //! Placing, completing and cancelling orders, with their effects on stock and status
 //! (the rules live in [`crate::domain::order`]; this file applies them in one transaction).
 
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{params, OptionalExtension};
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::inventory::{self, Cause};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
@@ -17,7 +17,7 @@ use crate::domain::{time, DomainError, Precondition};
 const COLUMNS: &str =
     "id, pet_id, quantity, ship_date, complete, created_at, completed_at, unit_price, sale_id";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Order> {
+fn from_row(row: &Row<'_>) -> DbResult<Order> {
     let quantity = row.get(2)?;
     let unit_price = row.get(7)?;
     Ok(Order {
@@ -317,7 +317,7 @@ mod tests {
             );
             let mut statement = conn.prepare_cached(&sql)?;
             let rows = statement.query_map([1], |row| row.get::<_, String>(3))?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            Ok(rows.collect::<crate::store::db::DbResult<Vec<_>>>()?)
         })
         .wait()
         .expect("the plan");

@@ -5,16 +5,16 @@
 //! `max_waiting`, dropping the ones that end first; a code whose hash is already waiting is
 //! not stored (the caller draws another).
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::{Call, Result, Store, Tx};
 use crate::domain::key::NewKey;
 use crate::domain::pairing::WaitingPairing;
 
 const COLUMNS: &str = "name, role, plan, per_minute, per_day, expires_at";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<WaitingPairing> {
+fn from_row(row: &Row<'_>) -> DbResult<WaitingPairing> {
     // A pairing never makes an admin key (refused when it is opened).
     let (role, plan, custom) = super::keys::terms(row, 1)?;
     Ok(WaitingPairing {

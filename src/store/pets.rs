@@ -2,10 +2,10 @@
 
 use std::sync::{Arc, OnceLock};
 
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{params, OptionalExtension};
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::pages::{Pages, Tables};
 use super::sql::{self, contains_pattern, starts_pattern, Filter, ListSql};
 use super::{care, categories, inventory, on_unique, profile, suppliers, Call, Result, Store, Tx};
@@ -22,7 +22,7 @@ const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price, tax_r
 /// The first of the animal and hold columns in [`COLUMNS`].
 const ANIMAL_AT: usize = 11;
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
+fn from_row(row: &Row<'_>) -> DbResult<Pet> {
     let status: Option<String> = row.get(3)?;
     Ok(Pet {
         id: row.get(0)?,
@@ -42,7 +42,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Pet> {
 }
 
 /// The animal record read from its seven columns from `at` (none when `animal_sex` is NULL).
-fn animal_from_row(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Animal>> {
+fn animal_from_row(row: &Row<'_>, at: usize) -> DbResult<Option<Animal>> {
     let sex: Option<String> = row.get(at)?;
     let Some(sex) = sex.as_deref().and_then(Sex::parse) else {
         return Ok(None);
@@ -59,7 +59,7 @@ fn animal_from_row(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Animal>>
 }
 
 /// The hold read from its two columns from `at`.
-fn hold_from_row(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Hold>> {
+fn hold_from_row(row: &Row<'_>, at: usize) -> DbResult<Option<Hold>> {
     let until: Option<String> = row.get(at)?;
     let reason: Option<String> = row.get(at + 1)?;
     Ok(until.map(|until| Hold {

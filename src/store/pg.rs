@@ -18,6 +18,7 @@ use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
 use postgres::{Client, NoTls};
 use rusqlite::types::{FromSql as LiteFromSql, Value, ValueRef};
 
+use super::db::{DbError, DbResult};
 use super::dialect;
 
 /// A statement prepared on a session, with the store's text of it.
@@ -27,7 +28,7 @@ pub struct Prepared {
     sql: Arc<str>,
 }
 
-/// A PostgreSQL error, carried through the store inside a `rusqlite::Error`.
+/// A PostgreSQL error, as the seam's [`DbError::Pg`] carries it.
 #[derive(Debug)]
 pub struct PgError(pub postgres::Error);
 
@@ -47,37 +48,10 @@ impl PgError {
     pub fn code(&self) -> Option<&SqlState> {
         self.0.code()
     }
-
-    /// The PostgreSQL error inside `err`, if it carries one.
-    pub fn inside(err: &rusqlite::Error) -> Option<&PgError> {
-        match err {
-            rusqlite::Error::ToSqlConversionFailure(inner) => inner.downcast_ref::<PgError>(),
-            _ => None,
-        }
-    }
 }
 
-/// The connection was lost inside a transaction, which PostgreSQL undid.
-#[derive(Debug)]
-pub struct Lost;
-
-impl fmt::Display for Lost {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the connection to PostgreSQL was lost; the transaction was undone")
-    }
-}
-
-impl Error for Lost {}
-
-impl Lost {
-    /// Whether `err` is this.
-    pub fn is(err: &rusqlite::Error) -> bool {
-        matches!(err, rusqlite::Error::ToSqlConversionFailure(inner) if inner.is::<Lost>())
-    }
-}
-
-fn wrap(err: postgres::Error) -> rusqlite::Error {
-    rusqlite::Error::ToSqlConversionFailure(Box::new(PgError(err)))
+fn wrap(err: postgres::Error) -> DbError {
+    DbError::Pg(PgError(err))
 }
 
 /// One thread's connection to the database.
@@ -116,10 +90,10 @@ impl Session {
     /// The client, connected again first if the server dropped the connection (a restart
     /// of PostgreSQL): the request that met the drop failed, the next ones work. Statements
     /// prepared on the old connection are forgotten.
-    fn client(&self) -> rusqlite::Result<std::cell::RefMut<'_, Client>> {
+    fn client(&self) -> DbResult<std::cell::RefMut<'_, Client>> {
         if self.client.borrow().is_closed() {
             if self.in_transaction.get() {
-                return Err(rusqlite::Error::ToSqlConversionFailure(Box::new(Lost)));
+                return Err(DbError::Lost);
             }
             let fresh = Self::client_for(&self.url, self.read_only).map_err(wrap)?;
             *self.client.borrow_mut() = fresh;
@@ -132,7 +106,7 @@ impl Session {
 
     /// The prepared statement of `sql` (with `RETURNING id` when `returning`), prepared on
     /// first use.
-    pub fn statement(&self, sql: &str, returning: bool) -> rusqlite::Result<Prepared> {
+    pub fn statement(&self, sql: &str, returning: bool) -> DbResult<Prepared> {
         let cache = if returning {
             &self.returning
         } else {
@@ -154,7 +128,7 @@ impl Session {
         Ok(prepared)
     }
 
-    pub fn execute(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<usize> {
+    pub fn execute(&self, stmt: &Prepared, values: &[Value]) -> DbResult<usize> {
         let params = params(values);
         let refs = refs(&params);
         let changed = self.client()?.execute(&stmt.stmt, &refs).map_err(wrap)?;
@@ -162,23 +136,23 @@ impl Session {
     }
 
     /// Runs an `INSERT` with `RETURNING id` added: the new id.
-    pub fn insert(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<i64> {
+    pub fn insert(&self, stmt: &Prepared, values: &[Value]) -> DbResult<i64> {
         let with_id = self.statement(&stmt.sql, true)?;
         let rows = self.query(&with_id, values)?;
         match rows.first() {
             Some(row) => column(row, 0),
-            None => Err(rusqlite::Error::QueryReturnedNoRows),
+            None => Err(DbError::NoRows),
         }
     }
 
-    pub fn query(&self, stmt: &Prepared, values: &[Value]) -> rusqlite::Result<Vec<postgres::Row>> {
+    pub fn query(&self, stmt: &Prepared, values: &[Value]) -> DbResult<Vec<postgres::Row>> {
         let params = params(values);
         let refs = refs(&params);
         self.client()?.query(&stmt.stmt, &refs).map_err(wrap)
     }
 
     /// Statements without parameters, by the simple protocol.
-    pub fn batch(&self, sql: &str) -> rusqlite::Result<()> {
+    pub fn batch(&self, sql: &str) -> DbResult<()> {
         let begins = sql.starts_with("BEGIN");
         let ends = sql.ends_with("COMMIT") || sql == "ROLLBACK";
         if begins {
@@ -198,7 +172,7 @@ impl Session {
     }
 
     /// Whether a notification came on a channel this session listens to (without waiting).
-    pub fn drain_notifications(&self) -> rusqlite::Result<bool> {
+    pub fn drain_notifications(&self) -> DbResult<bool> {
         use postgres::fallible_iterator::FallibleIterator;
         let mut client = self.client.borrow_mut();
         let mut notifications = client.notifications();
@@ -316,13 +290,17 @@ impl<'a> FromSql<'a> for Column {
 }
 
 /// Column `idx` of `row` as `T`, by rusqlite's conversions from the neutral value.
-pub fn column<T: LiteFromSql>(row: &postgres::Row, idx: usize) -> rusqlite::Result<T> {
+pub fn column<T: LiteFromSql>(row: &postgres::Row, idx: usize) -> DbResult<T> {
     let Column(value) = row.try_get::<_, Column>(idx).map_err(wrap)?;
-    T::column_result(ValueRef::from(&value)).map_err(|e| match e {
-        rusqlite::types::FromSqlError::InvalidType => {
-            rusqlite::Error::InvalidColumnType(idx, format!("{idx}"), value.data_type())
-        }
-        other => rusqlite::Error::FromSqlConversionFailure(idx, value.data_type(), Box::new(other)),
+    T::column_result(ValueRef::from(&value)).map_err(|e| {
+        DbError::Sqlite(match e {
+            rusqlite::types::FromSqlError::InvalidType => {
+                rusqlite::Error::InvalidColumnType(idx, format!("{idx}"), value.data_type())
+            }
+            other => {
+                rusqlite::Error::FromSqlConversionFailure(idx, value.data_type(), Box::new(other))
+            }
+        })
     })
 }
 

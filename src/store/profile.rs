@@ -1,8 +1,8 @@
 //! The store profile's single row (absent until first changed: every value has a default).
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, OptionalExtension};
 use super::{Call, Result, Store, Tx};
 use crate::domain::profile::{ProfilePatch, StoreProfile, StoredProfile};
 

@@ -13,10 +13,10 @@
 //! - a receipt is all or nothing: its stock moves, history entries (source `received`,
 //!   naming the order) and the order's new status commit together.
 
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{params, OptionalExtension};
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::inventory;
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
@@ -28,7 +28,7 @@ use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str = "id, number, supplier_id, status, note, created_at, sent_at, closed_at";
 
-fn head_from_row(row: &Row<'_>) -> rusqlite::Result<PurchaseOrder> {
+fn head_from_row(row: &Row<'_>) -> DbResult<PurchaseOrder> {
     let status: String = row.get(3)?;
     Ok(PurchaseOrder {
         id: row.get(0)?,
@@ -59,7 +59,7 @@ fn fill(conn: &Connection, order: &mut PurchaseOrder) -> Result<()> {
                 cost: row.get(3)?,
             })
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     order.total = purchase_order::total(&order.lines);
     Ok(())
 }
@@ -183,7 +183,7 @@ fn suggest(tx: &mut Tx<'_>, supplier_id: i64) -> Result<Option<PurchaseOrder>> {
         .query_map(params![supplier_id, purchase_order::LINES.max], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     if low.is_empty() {
         return Ok(None);
     }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::{profile, sales, Call, Result, Store, StoreError};
 use crate::domain::payment::Method;
 use crate::domain::receipt::{self, Receipt};
@@ -28,7 +28,7 @@ pub(super) fn refunds_of(conn: &Connection, sale_id: i64) -> Result<Vec<Refund>>
                 },
             ))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     for (refund_id, line) in rows {
         lines.entry(refund_id).or_default().push(line);
     }
@@ -54,7 +54,7 @@ pub(super) fn refunds_of(conn: &Connection, sale_id: i64) -> Result<Vec<Refund>>
                 row.get(8)?,
             ))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     heads
         .into_iter()
         .map(

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::{profile, Call, Result, Store, StoreError};
 use crate::domain::payment::{ByMethod, Method, Payment};
 use crate::domain::report::{self, Activity, Day, Range};
@@ -26,7 +26,7 @@ fn counter(conn: &Connection, start: &str, end: &str, activity: &mut Activity) -
         .query_map([start, end], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     for (sale_id, raw, amount) in rows {
         let method = method(&raw)?;
         paid.entry(sale_id)
@@ -40,7 +40,7 @@ fn counter(conn: &Connection, start: &str, end: &str, activity: &mut Activity) -
         .query_map([start, end], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     for (id, sold_at, tax, change) in sales {
         let payments = paid.remove(&id).unwrap_or_default();
         activity
@@ -55,7 +55,7 @@ fn counter(conn: &Connection, start: &str, end: &str, activity: &mut Activity) -
         .query_map([start, end], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     for (created_at, amount, tax, raw) in refunds {
         activity
             .refunds

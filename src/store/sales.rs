@@ -16,11 +16,11 @@
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{params, OptionalExtension};
 use serde_json::json;
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::inventory::{self, Cause};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
@@ -40,7 +40,7 @@ use crate::domain::{time, DomainError};
 const COLUMNS: &str = "id, number, placed_at, sold_at, key_name, staff_id, till, subtotal, \
      discount, tax, total, change, customer_name, customer_phone, customer_email, note, refunded";
 
-fn head_from_row(row: &Row<'_>) -> rusqlite::Result<Sale> {
+fn head_from_row(row: &Row<'_>) -> DbResult<Sale> {
     let name: Option<String> = row.get(12)?;
     let phone: Option<String> = row.get(13)?;
     let email: Option<String> = row.get(14)?;
@@ -91,13 +91,13 @@ fn fill(conn: &Connection, sale: &mut Sale) -> Result<()> {
                 short_by: row.get(11)?,
             })
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     let payments: Vec<(String, i64)> = conn
         .prepare_cached(
             "SELECT method, amount FROM sale_payments WHERE sale_id = ?1 ORDER BY position",
         )?
         .query_map([sale.id], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     sale.payments = payments
         .into_iter()
         .map(|(method, amount)| {

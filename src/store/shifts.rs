@@ -14,10 +14,10 @@
 
 use std::collections::HashMap;
 
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{params, OptionalExtension};
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
 use super::{on_unique, Call, Result, Store, StoreError, Tx};
@@ -30,7 +30,7 @@ use crate::domain::{time, DomainError};
 const COLUMNS: &str = "id, till, status, opened_at, opened_by, opening_cash, closed_at, \
      closed_by, counted_cash";
 
-fn head_from_row(row: &Row<'_>) -> rusqlite::Result<ShiftHead> {
+fn head_from_row(row: &Row<'_>) -> DbResult<ShiftHead> {
     let status: String = row.get(2)?;
     Ok(ShiftHead {
         id: row.get(0)?,
@@ -64,7 +64,7 @@ fn tally(conn: &Connection, id: i64) -> Result<Tally> {
              WHERE s.shift_id = ?1 ORDER BY p.sale_id, p.position",
         )?
         .query_map([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     for (sale_id, raw, amount) in rows {
         let method = method(&raw)?;
         payments
@@ -78,7 +78,7 @@ fn tally(conn: &Connection, id: i64) -> Result<Tally> {
         .query_map([id], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     for (sale_id, total, tax, change) in sales {
         let paid = payments.remove(&sale_id).unwrap_or_default();
         tally.add_sale(total, tax, &paid, change);
@@ -86,7 +86,7 @@ fn tally(conn: &Connection, id: i64) -> Result<Tally> {
     let refunds: Vec<(String, i64)> = conn
         .prepare_cached("SELECT method, amount FROM refunds WHERE shift_id = ?1 ORDER BY id")?
         .query_map([id], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<DbResult<_>>()?;
     for (raw, amount) in refunds {
         tally.add_refund(method(&raw)?, amount);
     }

@@ -10,9 +10,9 @@
 //! window, in the same write. A lock is a row with its end; a right PIN deletes the name's
 //! rows.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult, OptionalExtension};
 use super::{staff, Call, Result, Store, Tx};
 use crate::domain::staff::{PinLock, StaffMember};
 
@@ -94,7 +94,7 @@ fn lift(tx: &Tx<'_>, folded: &str) -> Result<usize> {
         let subjects = tx
             .prepare_cached(&format!("SELECT DISTINCT name FROM {table}"))?
             .query_map([], |row| row.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .collect::<DbResult<Vec<_>>>()?;
         let mut delete = tx.prepare_cached(&format!("DELETE FROM {table} WHERE name = ?1"))?;
         for subject in subjects.iter().filter(|s| subject_of(s, folded)) {
             gone += delete.execute([subject])?;

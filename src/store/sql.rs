@@ -2,7 +2,7 @@
 
 use rusqlite::types::Value;
 
-use super::db::{Connection, Row, Values};
+use super::db::{Connection, DbResult, Row, Values};
 use super::pages::{Pages, Tables};
 use super::{Result, StoreError};
 use crate::domain::query::{Page, Paged};
@@ -73,7 +73,7 @@ pub fn paged<T>(
     list: &ListSql<'_>,
     filter: &Filter,
     page: Page,
-    mut map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    mut map: impl FnMut(&Row<'_>) -> DbResult<T>,
 ) -> Result<Paged<T>> {
     let tables = Tables::of(list.tables);
     let version = pages.version(tables);
@@ -126,7 +126,7 @@ pub fn paged<T>(
             let key = if keyed { row.get::<_, i64>(0)? } else { 0 };
             Ok((key, map(row)?))
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     let mut starts = Vec::new();
     if peel && !rows.is_empty() {
         let (before, _) = rows.remove(0);
@@ -172,7 +172,7 @@ fn paged_after_in_order<T>(
     filter: &Filter,
     page: Page,
     after: i64,
-    mut map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    mut map: impl FnMut(&Row<'_>) -> DbResult<T>,
 ) -> Result<Paged<T>> {
     let Some((column, descending, kind)) = list.then_id else {
         return Err(StoreError::Internal(
@@ -204,7 +204,7 @@ fn paged_after_in_order<T>(
             list.order
         ))?
         .query_map(Values(&params), |row| map(row))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(Paged {
         items,
         total: count(conn, list, filter)?,

@@ -7,9 +7,9 @@
 //! transaction. Names are unique by
 //! their index alone (its refusal is `duplicate_name`), so two writers cannot race past it.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::key::Role;
 use crate::domain::staff::{StaffMember, StaffPatch};
@@ -17,7 +17,7 @@ use crate::domain::{text, time, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, role, created_at, disabled_at";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<StaffMember> {
+fn from_row(row: &Row<'_>) -> DbResult<StaffMember> {
     let role: String = row.get(2)?;
     Ok(StaffMember {
         id: row.get(0)?,
@@ -33,7 +33,7 @@ fn list(conn: &Connection) -> Result<Vec<StaffMember>> {
     let members = conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM staff_members ORDER BY id"))?
         .query_map([], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(members)
 }
 
@@ -193,7 +193,7 @@ fn open_sessions(conn: &Connection) -> Result<Vec<OpenSession>> {
                 last_used: row.get(7)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(sessions)
 }
 

@@ -1,9 +1,9 @@
 //! Stocktakes and their counted lines (the rules are in [`crate::domain::stocktake`]).
 //! Applying runs in one transaction: every counted pet's stock changes, or none does.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 
-use super::db::{Connection, Row};
+use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::inventory::{self, Cause};
 use super::{pets, Call, Result, Store, StoreError, Tx};
 use crate::domain::animal::{self, INDIVIDUAL_STOCK_MAX};
@@ -14,7 +14,7 @@ use crate::domain::{time, DomainError};
 
 const COLUMNS: &str = "id, status, note, created_at, applied_at";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Stocktake> {
+fn from_row(row: &Row<'_>) -> DbResult<Stocktake> {
     let status: String = row.get(1)?;
     Ok(Stocktake {
         id: row.get(0)?,
@@ -40,7 +40,7 @@ fn lines(conn: &Connection, id: i64) -> Result<Vec<Line>> {
                 row.get(3)?,
             ))
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        .collect::<DbResult<Vec<_>>>()?)
 }
 
 /// The stocktake with its lines, or `not_found`.
@@ -66,7 +66,7 @@ fn list(conn: &Connection, page: Page) -> Result<Paged<Stocktake>> {
             "SELECT {COLUMNS} FROM stocktakes ORDER BY id DESC LIMIT +?1 OFFSET +?2"
         ))?
         .query_map(params![page.limit, page.offset], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     let mut items = Vec::with_capacity(found.len());
     for stocktake in found {
         let lines = lines(conn, stocktake.id)?;

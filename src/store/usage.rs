@@ -7,7 +7,7 @@
 
 use rusqlite::params;
 
-use super::db::Connection;
+use super::db::{Connection, DbResult};
 use super::{Call, Result, Store, Tx};
 
 /// Requests served by one subject since the last save.
@@ -47,7 +47,7 @@ fn load(conn: &Connection, day_start: i64) -> Result<Vec<(String, i64, u64)>> {
             let count: i64 = row.get(2)?;
             Ok((row.get(0)?, row.get(1)?, count.max(0) as u64))
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(rows)
 }
 
