@@ -61,6 +61,7 @@ const MIGRATIONS: &[Migration] = &[
     migration!(22, "0022_shifts"),
     migration!(23, "0023_animals"),
     migration!(24, "0024_stockroom"),
+    migration!(25, "0025_pet_statuses_without_a_list"),
 ];
 
 /// Steps in Rust that run right after a migration's SQL on SQLite, in its transaction:
@@ -70,6 +71,7 @@ const STEPS: &[(i64, Step)] = &[
     (18, compare_stock_change_sources),
     (21, allow_refund_source),
     (24, allow_received_source),
+    (25, compare_pet_statuses),
 ];
 
 /// A migration step written in Rust.
@@ -118,6 +120,46 @@ fn allow_received_source(conn: &Connection) -> rusqlite::Result<()> {
         "OR source = 'refund'",
         "OR source = 'refund' OR source = 'received'",
     )
+}
+
+/// Checks a pet's `status` with one comparison per value instead of an `IN` list, which
+/// SQLite checks by building a temporary index whenever a pet is written (see
+/// migrations/0025_pet_statuses_without_a_list.sql). The values allowed are the same.
+fn compare_pet_statuses(conn: &Connection) -> rusqlite::Result<()> {
+    rewrite_in_place(
+        conn,
+        "pets",
+        "status IN ('available', 'pending', 'sold')",
+        "status = 'available' OR status = 'pending' OR status = 'sold'",
+    )
+}
+
+/// Replaces `from` with `to` in the `CREATE` text of `table` where the table cannot be
+/// rebuilt (another table refers to it `ON DELETE CASCADE`, so dropping it would delete
+/// their rows). Only for a change every stored row already meets, such as a CHECK allowing
+/// the same values written another way: SQLite's documented way edits the schema's text
+/// through `writable_schema` and raises the schema version, so other connections read the
+/// table again; `RESET` makes this one (the writer's, once migrated) read it again too.
+/// Does nothing when the text holds no `from`, so a second run changes nothing.
+fn rewrite_in_place(conn: &Connection, table: &str, from: &str, to: &str) -> rusqlite::Result<()> {
+    let create: String = conn.query_row(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        [table],
+        |row| row.get(0),
+    )?;
+    if !create.contains(from) {
+        return Ok(());
+    }
+    let version: i64 = conn.query_row("PRAGMA schema_version", [], |row| row.get(0))?;
+    conn.execute_batch("PRAGMA writable_schema = ON")?;
+    let rewritten = conn
+        .execute(
+            "UPDATE sqlite_master SET sql = ?1 WHERE type = 'table' AND name = ?2",
+            params![create.replacen(from, to, 1), table],
+        )
+        .and_then(|_| conn.execute_batch(&format!("PRAGMA schema_version = {}", version + 1)));
+    conn.execute_batch("PRAGMA writable_schema = RESET")?;
+    rewritten
 }
 
 /// Rebuilds `table` from its own `CREATE` text with `from` replaced by `to` (SQLite cannot
@@ -396,6 +438,120 @@ mod tests {
             history_indexes(&conn),
             ["stock_changes_by_at", "stock_changes_by_pet"]
         );
+    }
+
+    /// The same for a pet: creating one, changing its status or selling its last unit
+    /// writes its row, and SQLite checked the `IN` list of its status with a temporary
+    /// index each time. Now no statement that writes a pet builds one, and the CHECK still
+    /// allows the three statuses and none, and refuses any other.
+    #[test]
+    fn writing_a_pet_builds_no_temporary_index_and_still_checks_its_status() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        run(&mut conn).unwrap();
+        conn.execute(
+            "INSERT INTO categories (name, name_fold) VALUES ('Dogs', 'dogs')",
+            [],
+        )
+        .unwrap();
+        let insert = "INSERT INTO pets (name, name_fold, category_id, status) \
+                      VALUES ('Rex', 'rex', 1, ?1)";
+        for sql in [insert, "UPDATE pets SET status = ?1 WHERE id = 1"] {
+            let steps: Vec<String> = conn
+                .prepare(&format!("EXPLAIN {sql}"))
+                .unwrap()
+                .query_map(["sold"], |r| r.get(1))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            assert!(steps.iter().any(|op| op == "Insert"), "{sql}: {steps:?}");
+            assert!(
+                !steps.iter().any(|op| op == "OpenEphemeral"),
+                "{sql}: {steps:?}"
+            );
+        }
+        for status in [Some("available"), Some("pending"), Some("sold"), None] {
+            conn.execute(insert, [status]).unwrap();
+        }
+        assert!(conn.execute(insert, ["lost"]).is_err());
+        assert!(conn
+            .execute("UPDATE pets SET status = 'lost' WHERE id = 1", [])
+            .is_err());
+    }
+
+    /// The pets' CHECK is rewritten in place, not by rebuilding the table: their stock refers
+    /// to them `ON DELETE CASCADE` and the store runs with foreign keys on, so a rebuild
+    /// would have deleted every pet's stock. A store upgraded from migration 24 keeps its
+    /// pets, their stock and the pets' indexes, and passes SQLite's integrity check.
+    #[test]
+    fn upgrading_to_pet_statuses_without_a_list_keeps_every_pet_its_stock_and_its_indexes() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", "ON").unwrap();
+        let older = |m: &&Migration| m.version < 25;
+        for m in MIGRATIONS.iter().filter(older) {
+            conn.execute_batch(m.sqlite).unwrap();
+            for (_, step) in STEPS.iter().filter(|s| s.0 == m.version) {
+                step(&conn).unwrap();
+            }
+        }
+        conn.execute_batch(
+            "CREATE TABLE schema_migrations (
+                 version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
+             );
+             INSERT INTO categories (name, name_fold) VALUES ('Dogs', 'dogs');
+             INSERT INTO pets (name, name_fold, category_id, status)
+             VALUES ('Rex', 'rex', 1, 'available'), ('Tom', 'tom', 1, NULL);
+             INSERT INTO inventory (pet_id, quantity) VALUES (1, 3), (2, 0);",
+        )
+        .unwrap();
+        for m in MIGRATIONS.iter().filter(older) {
+            conn.execute(
+                "INSERT INTO schema_migrations VALUES (?1, ?2, 'x')",
+                params![m.version, m.name()],
+            )
+            .unwrap();
+        }
+        let objects = |conn: &Connection| -> Vec<(String, String)> {
+            conn.prepare(
+                "SELECT type, name FROM sqlite_master WHERE tbl_name IN ('pets', 'inventory')
+                 ORDER BY type, name",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+        };
+        let before = objects(&conn);
+        let create = |conn: &Connection| -> String {
+            conn.query_row(
+                "SELECT sql FROM sqlite_master WHERE name = 'pets'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert!(create(&conn).contains("status IN ("));
+
+        run(&mut conn).unwrap();
+        run(&mut conn).unwrap(); // a second run changes nothing
+
+        assert!(!create(&conn).contains("status IN ("), "{}", create(&conn));
+        assert_eq!(objects(&conn), before);
+        let stock: Vec<(i64, i64)> = conn
+            .prepare("SELECT pet_id, quantity FROM inventory ORDER BY pet_id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(stock, [(1, 3), (2, 0)]);
+        let integrity: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(integrity, "ok");
+        assert!(conn
+            .execute("UPDATE pets SET status = 'lost' WHERE id = 1", [])
+            .is_err());
     }
 
     /// A schema newer than the program's is refused with the newer-schema error (PostgreSQL's

@@ -1,0 +1,10 @@
+-- A pet's CHECK on `status` compares one value at a time, where it was `status IN (…)`:
+-- SQLite checks an `IN` list of more than two values by building a temporary index of the
+-- list every time the row is written, so creating a pet, editing it or selling its last
+-- unit built one. The values allowed are the same (and no status is still allowed).
+-- SQLite cannot alter a CHECK, and the pets table cannot be rebuilt as the stock history
+-- was in migration 18: its stock refers to it `ON DELETE CASCADE`, and dropping it inside
+-- the migration's transaction (where foreign keys cannot be turned off) would delete the
+-- stock. The CHECK is rewritten in the schema's text instead, as SQLite documents for a
+-- change that every stored row already meets. See `compare_pet_statuses` in
+-- src/store/migrate.rs, run right after this file.
