@@ -14,6 +14,7 @@
 use std::fmt::Write;
 
 use super::label::{Label, Symbol};
+use super::text::escape_markup;
 
 /// A4, in millimetres.
 pub const PAGE_WIDTH: f64 = 210.0;
@@ -172,23 +173,19 @@ fn shorten(text: &str, max: usize) -> String {
     short
 }
 
-/// `text` as XML character data or an attribute value: the five markup characters escaped,
-/// characters XML 1.0 cannot carry replaced by U+FFFD.
+/// `text` as XML character data or an attribute value: characters XML 1.0 cannot carry
+/// replaced (line breaks and tabs by a space, the rest by U+FFFD), then the markup escaped
+/// as on the receipts ([`escape_markup`]).
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(' '),
-            c if (c as u32) < 0x20 || matches!(c, '\u{FFFE}' | '\u{FFFF}') => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
+    let carried: String = text
+        .chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => ' ',
+            c if (c as u32) < 0x20 || matches!(c, '\u{FFFE}' | '\u{FFFF}') => '\u{FFFD}',
+            c => c,
+        })
+        .collect();
+    escape_markup(&carried)
 }
 
 #[cfg(test)]
@@ -208,7 +205,7 @@ mod tests {
     fn markup_in_a_name_is_escaped_and_control_characters_replaced() {
         assert_eq!(
             escape("<b>Tom & \"Jerry's\"</b>\u{1}\u{FFFF}"),
-            "&lt;b&gt;Tom &amp; &quot;Jerry&apos;s&quot;&lt;/b&gt;\u{FFFD}\u{FFFD}"
+            "&lt;b&gt;Tom &amp; &quot;Jerry&#39;s&quot;&lt;/b&gt;\u{FFFD}\u{FFFD}"
         );
         let svg = draw(&[label("</text><script>alert(1)</script>")], 1);
         assert!(!svg.contains("<script>"), "{svg}");

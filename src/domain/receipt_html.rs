@@ -3,22 +3,7 @@
 //! receipt), and every stored text escaped, so a name like `<script>` prints as text.
 
 use super::receipt::{Receipt, Row, Style};
-
-/// `text` safe inside HTML text and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use super::text::escape_markup as escape;
 
 const STYLE: &str = "\
 @page { size: 80mm auto; margin: 0; }
@@ -89,6 +74,7 @@ mod tests {
 
     #[test]
     fn every_character_that_could_open_markup_is_escaped() {
+        // The escape is `text::escape_markup`, shared with the shelf labels.
         assert_eq!(
             escape(r#"<script>alert("x" & 'y')</script>"#),
             "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;"

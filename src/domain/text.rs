@@ -1,4 +1,5 @@
-//! Bounds on the free-text fields: names, descriptions and reasons.
+//! Bounds on the free-text fields: names, descriptions and reasons; and the one markup
+//! escape the printed receipt (HTML) and the shelf labels (SVG) share.
 
 use super::DomainError;
 
@@ -66,6 +67,24 @@ fn checked<'a>(field: &str, raw: &'a str, max: usize) -> Result<&'a str, DomainE
 /// The form of a name used for case-insensitive comparison and sorting.
 pub fn fold(name: &str) -> String {
     name.to_lowercase()
+}
+
+/// `text` safe inside HTML or XML (SVG) character data and quoted attribute values: `&`, `<`,
+/// `>`, `"` and `'` as references. The apostrophe is `&#39;`, which HTML and XML both read
+/// (`&apos;` is XML's and HTML5's, not HTML 4's).
+pub fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
