@@ -186,6 +186,22 @@ PATHS = {
             "count against the caller's address under the Free plan.",
             pair_responses,
             body=request_body("PairRequest", "The code."),
-        )
+        ),
+        "delete": op(
+            "unpairDevice",
+            "Unpair this device: give its key back",
+            "The device's own key, the one that sends this request, is revoked, as "
+            "`DELETE /admin/keys/{keyId}` would revoke it: it gets 401 from then on and stays "
+            "listed with its `revokedAt`. A till that is unpaired (or that is handed on, or "
+            "sold) calls this so that no key is left behind; it is paired again with a new "
+            "code. Only this explicit call gives a key back: `DELETE /session` never revokes a "
+            "key. Any role's stored key may do it, but not an admin key, nor a staff member's "
+            "session (which signs out with `DELETE /session`): both get 400 and keep working. "
+            "Requests count against the key's plan like any other.",
+            responses(
+                {"204": success("Unpaired: the key is revoked; no body.", headers=BETA)},
+                forbidden=False,
+            ),
+        ),
     },
 }

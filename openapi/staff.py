@@ -277,11 +277,10 @@ PATHS = {
         "delete": op(
             "signOut",
             "Sign out",
-            "Ends the sign-in of the key that sends this request; the key gets 401 from then on. "
-            "A staff member's session ends. Any other key but an admin's (a till's, as pairing "
-            "makes) is revoked, as `DELETE /admin/keys/{keyId}` would: a till that unpairs "
-            "itself leaves no key behind. An admin key gets 400: it is revoked only at "
-            "`/admin/keys`.",
+            "Ends the staff member's session whose key sends this request; that key gets 401 "
+            "from then on, and the member's other sessions go on. Any other key is not a "
+            "session: it gets 400 and keeps working, whatever its role (a paired device gives "
+            "its key back with `DELETE /pair`; an admin revokes keys at `/admin/keys`).",
             responses({"204": success("Signed out; no body.", headers=BETA)}, forbidden=False),
         ),
     },

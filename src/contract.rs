@@ -912,6 +912,7 @@ pub const OPERATIONS: &[Operation] = &[
         "Admin",
         "readonly",
     ))),
+    beta(op("DELETE", "/pair", "unpairDevice", "Admin", "readonly")),
     experimental(op("GET", "/events", "streamEvents", "Store", "readonly")),
     keyless(op("GET", "/health", "health", "Admin", "readonly")),
 ];

@@ -239,7 +239,7 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
   const nav = pageLinks.el;
   // A till paired by QR code keeps its key on the device. Staff sign in on it by name and PIN
   // and sign out back to the till; unpairing is a separate step, confirmed, that gives the
-  // device's key back (the server revokes it), so no orphan key stays active.
+  // device's key back (`DELETE /pair`: the server revokes it), so no orphan key stays active.
   const till = desktop || member ? null : pairedAs(key);
   let unpairing = false;
   const unpair = () => confirmAction({
@@ -250,7 +250,7 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     onConfirm: async () => {
       unpairing = true;
       try {
-        await api.request('DELETE', '/session', { key, quiet401: true });
+        await api.request('DELETE', '/pair', { key, quiet401: true });
       } catch (err) {
         // Already revoked (401): the device only has to forget it.
         if (!(err instanceof api.ApiError && err.status === 401)) {

@@ -157,6 +157,7 @@ pub fn build(state: AppState) -> Router {
             axum::routing::delete(staff::lift_lock),
         )
         .route("/session", axum::routing::delete(session::sign_out))
+        .route("/pair", axum::routing::delete(session::unpair))
         .route("/admin/backups", get(backups::list).post(backups::take))
         .route("/admin/backups/{name}", get(backups::download))
         .route("/admin/pairings", post(pairings::create))

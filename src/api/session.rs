@@ -1,9 +1,10 @@
 //! `/session`: a staff member signs in with name and PIN and gets a session key; the key
-//! signs itself out. A device's own key (any role but admin, as a paired till holds) signs
-//! out by revoking itself: a till that unpairs leaves no key behind. Signing in needs no key, so it is limited by address like any request
-//! without one; a name is locked for a device after too many wrong PINs from it, each wrong
-//! PIN counts toward the device's ban, and when too many PIN checks are waiting the answer is
-//! 503 with `Retry-After` (see `app::staff`).
+//! signs itself out (`DELETE /session`), and nothing else does: any other key gets 400 there
+//! and keeps working. A paired device gives its own key back explicitly with `DELETE /pair`
+//! (unpairing): any stored key but an admin's is revoked by it. Signing in needs no key, so it
+//! is limited by address like any request without one; a name is locked for a device after too
+//! many wrong PINs from it, each wrong PIN counts toward the device's ban, and when too many
+//! PIN checks are waiting the answer is 503 with `Retry-After` (see `app::staff`).
 
 use std::net::IpAddr;
 
@@ -92,19 +93,38 @@ async fn answer(s: &AppState, input: SignInInput, addr: IpAddr) -> Response {
     }
 }
 
-/// `DELETE /session`: ends the sign-in of the key that made the request: a member's session
-/// ends; a stored key other than an admin's (a paired till's) is revoked. An admin key, and
-/// the desktop window's own, are never ended here.
+/// `DELETE /session`: ends the staff member's session whose key made the request. Any other
+/// key (a stored key, a paired till's, the desktop window's) is not a session: 400, and the
+/// key works on. A till unpairs with [`unpair`].
 pub async fn sign_out(auth: Auth<Readonly>, State(s): State<AppState>) -> Result<Response> {
+    let session = auth.caller.staff.ok_or_else(|| {
+        ApiError::bad_request(
+            "this key is not a staff member's session, so it has nothing to sign out and keeps \
+             working; a paired device gives its key back with DELETE /pair, and an admin \
+             revokes keys at /admin/keys",
+        )
+    })?;
+    s.app.sign_out(session).await?;
+    Ok(respond::no_content())
+}
+
+/// `DELETE /pair`: a paired device gives its own key back: the stored key that made the
+/// request is revoked, as an admin's `DELETE /admin/keys/{keyId}` would, so an unpaired till
+/// leaves no key behind. A staff member's session, an admin key and the desktop window's own
+/// key are never revoked here (400).
+pub async fn unpair(auth: Auth<Readonly>, State(s): State<AppState>) -> Result<Response> {
     let caller = &auth.caller;
-    if let Some(session) = caller.staff {
-        s.app.sign_out(session).await?;
-    } else if caller.role == Role::Admin || caller.key_id <= 0 {
+    if caller.staff.is_some() {
         return Err(ApiError::bad_request(
-            "an admin key does not sign itself out; an admin revokes keys at /admin/keys",
+            "this key is a staff member's session, not a paired device's key; it signs out \
+             with DELETE /session",
         ));
-    } else {
-        s.app.keys().revoke(caller.key_id).await?;
     }
+    if caller.role == Role::Admin || caller.key_id <= 0 {
+        return Err(ApiError::bad_request(
+            "an admin key is not unpaired; an admin revokes keys at /admin/keys",
+        ));
+    }
+    s.app.keys().revoke(caller.key_id).await?;
     Ok(respond::no_content())
 }

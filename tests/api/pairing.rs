@@ -252,6 +252,54 @@ async fn the_pairing_page_is_served_without_a_key() {
     assert!(script.text().await.unwrap().contains("'/pair'"));
 }
 
+/// Whether the key with this id is listed as revoked.
+async fn revoked(app: &TestApp, id: &Value) -> bool {
+    let keys = app.get_json("/admin/keys").await;
+    let listed = keys
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["id"] == *id)
+        .cloned()
+        .expect("the key is still listed");
+    listed["revokedAt"].as_str().is_some()
+}
+
+#[tokio::test]
+async fn a_stored_keys_plain_sign_out_is_refused_and_the_key_works_on() {
+    let app = TestApp::spawn().await;
+    let pairing = open_pairing(&app, "pos").await;
+    let till = body(pair(&app, pairing["code"].as_str().unwrap()).await).await;
+    let mut keys = vec![(
+        "a paired till".to_owned(),
+        till["id"].clone(),
+        till["secret"].as_str().unwrap().to_owned(),
+    )];
+    for role in ["readonly", "pos", "staff", "admin"] {
+        let (id, secret) = app.key_with_id(role, "pro").await;
+        keys.push((format!("a {role} key"), json!(id), secret));
+    }
+    for (who, id, secret) in keys {
+        let res = app
+            .request_as(&secret, Method::DELETE, "/session")
+            .send()
+            .await
+            .unwrap();
+        let message = assert_error(res, 400, "bad_request").await;
+        assert!(
+            message.contains("not a staff member's session") && message.contains("DELETE /pair"),
+            "{who}: {message}"
+        );
+        let res = app
+            .request_as(&secret, Method::GET, "/pets")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "{who} works on");
+        assert!(!revoked(&app, &id).await, "{who} is not revoked");
+    }
+}
+
 #[tokio::test]
 async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
     let app = TestApp::spawn().await;
@@ -262,7 +310,7 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
     let other = app.key("pos", "pro").await;
 
     let res = app
-        .request_as(&secret, Method::DELETE, "/session")
+        .request_as(&secret, Method::DELETE, "/pair")
         .send()
         .await
         .unwrap();
@@ -277,17 +325,16 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
         "unauthorized",
     )
     .await;
-    let keys = app.get_json("/admin/keys").await;
-    let listed = keys
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|k| k["id"] == till["id"])
-        .expect("the till's key is still listed");
     assert!(
-        listed["revokedAt"].as_str().is_some(),
-        "no orphan key left active: {listed}"
+        revoked(&app, &till["id"]).await,
+        "no orphan key left active"
     );
+    let again = app
+        .request_as(&secret, Method::DELETE, "/pair")
+        .send()
+        .await
+        .unwrap();
+    assert_error(again, 401, "unauthorized").await;
     let res = app
         .request_as(&other, Method::GET, "/pets")
         .send()
@@ -295,11 +342,11 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
         .unwrap();
     assert_eq!(res.status(), 200, "another till keeps its key");
 
-    // Keys of every role but admin sign out the same way; an admin key never signs itself out.
+    // Stored keys of every role but admin unpair the same way.
     for role in ["readonly", "staff"] {
-        let key = app.key(role, "pro").await;
+        let (id, key) = app.key_with_id(role, "pro").await;
         let res = app
-            .request_as(&key, Method::DELETE, "/session")
+            .request_as(&key, Method::DELETE, "/pair")
             .send()
             .await
             .unwrap();
@@ -310,12 +357,14 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
             .await
             .unwrap();
         assert_error(res, 401, "unauthorized").await;
+        assert!(revoked(&app, &json!(id)).await, "{role}");
     }
-    let res = app
-        .request(Method::DELETE, "/session")
-        .send()
-        .await
-        .unwrap();
+}
+
+#[tokio::test]
+async fn an_admin_key_and_a_staff_session_are_never_unpaired_and_work_on() {
+    let app = TestApp::spawn().await;
+    let res = app.request(Method::DELETE, "/pair").send().await.unwrap();
     let message = assert_error(res, 400, "bad_request").await;
     assert!(message.contains("/admin/keys"), "{message}");
     assert_eq!(
@@ -323,4 +372,37 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
         200,
         "the admin key works on"
     );
+
+    let res = app
+        .post(
+            "/admin/staff",
+            json!({ "name": "Ann", "role": "staff", "pin": "0481" }),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let res = app
+        .client
+        .post(app.url("/session"))
+        .json(&json!({ "name": "Ann", "pin": "0481" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let session = body(res).await["secret"].as_str().unwrap().to_owned();
+    let res = app
+        .request_as(&session, Method::DELETE, "/pair")
+        .send()
+        .await
+        .unwrap();
+    let message = assert_error(res, 400, "bad_request").await;
+    assert!(message.contains("DELETE /session"), "{message}");
+    let res = app
+        .request_as(&session, Method::GET, "/pets")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "the session goes on");
+
+    let res = app.client.delete(app.url("/pair")).send().await.unwrap();
+    assert_error(res, 401, "unauthorized").await;
 }

@@ -260,7 +260,7 @@ describe('an owner’s and a clerk’s day, second round', () => {
     assert.equal(seen.complete, true, 'the completion reached the server');
     await context.close();
   });
-  it('lets a till type its pairing code at /pair; staff sign out back to the till, and unpairing revokes its key', async () => {
+  it('lets a till type its pairing code at /pair; staff sign out back to the till, and unpairing (DELETE /pair) revokes its key', async () => {
     const pairing = await admin.post('/admin/pairings', { name: 'Till 2', role: 'pos', plan: 'business' });
     const till = await openPage(browser, { viewport: { width: 820, height: 1180 }, bypassCSP: true });
     await till.page.goto(server.base + '/pair');
@@ -311,8 +311,14 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await dialog.getByRole('button', { name: 'Keep it paired' }).click();
     await till.page.reload();
     await till.page.getByRole('heading', { level: 1, name: 'Till' }).waitFor();
+    // Signing out alone never gives a key back: the device's key is refused there and works on.
+    const plainSignOut = await fetch(server.base + '/session', { method: 'DELETE', headers: { 'X-API-Key': deviceKey } });
+    assert.equal(plainSignOut.status, 400);
+    assert.equal((await fetch(server.base + '/pets', { headers: { 'X-API-Key': deviceKey } })).status, 200);
     await till.page.getByRole('button', { name: 'Unpair this device…' }).click();
+    const unpairing = till.page.waitForRequest((r) => new URL(r.url()).pathname === '/pair' && r.method() === 'DELETE');
     await dialog.getByRole('button', { name: 'Unpair this device' }).click();
+    assert.equal((await unpairing).headers()['x-api-key'], deviceKey, 'the till gives back its own key with DELETE /pair');
     await till.page.getByText('This device is unpaired: its key “Till 2” is revoked').waitFor();
     assert.equal(await till.page.evaluate(() => localStorage.getItem('petstore.device-key')), null);
     const keys = await admin.get('/admin/keys');
