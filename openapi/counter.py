@@ -27,9 +27,20 @@ TAX_INCLUDED_DOC = (
 
 
 MONEY = {"type": "integer", "format": "int64", "description": "Money in the minor unit of the store's currency."}
-PAYMENT_AMOUNT = {"type": "integer", "format": "int64", "minimum": 0, "maximum": 1_000_000_000_000_000}
+PAYMENT_AMOUNT = {
+    "type": "integer",
+    "format": "int64",
+    "minimum": BOUNDS["paymentAmount"]["min"],
+    "maximum": BOUNDS["paymentAmount"]["max"],
+}
 METHOD = {"type": "string", "enum": ["cash", "card", "other"]}
+TILL_LENGTH = {"minLength": BOUNDS["till"]["min"], "maxLength": BOUNDS["till"]["max"]}
 DATE = {"type": "string", "format": "date"}
+
+
+def items(bound):
+    """`minItems` and `maxItems` of an array, from the bound of that name."""
+    return {"minItems": BOUNDS[bound]["min"], "maxItems": BOUNDS[bound]["max"]}
 
 
 def money(description, **extra):
@@ -73,12 +84,12 @@ SALE_SCHEMAS = {
             "name": {"type": "string", "maxLength": BOUNDS["name"]["max"], "pattern": TEXT_PATTERN, "nullable": True},
             "phone": {
                 "type": "string",
-                "maxLength": 40,
+                "maxLength": BOUNDS["phone"]["max"],
                 "pattern": TEXT_PATTERN,
                 "nullable": True,
                 "description": "Digits, spaces and `+ - ( ) .`, at least 3 digits.",
             },
-            "email": {"type": "string", "maxLength": 254, "pattern": TEXT_PATTERN, "nullable": True},
+            "email": {"type": "string", "maxLength": BOUNDS["email"]["max"], "pattern": TEXT_PATTERN, "nullable": True},
         },
     },
     "NewSale": {
@@ -87,11 +98,10 @@ SALE_SCHEMAS = {
         "description": "One customer's basket, paid at once.",
         "required": ["lines", "payments"],
         "properties": {
-            "lines": {"type": "array", "minItems": 1, "maxItems": 100, "items": schema("NewSaleLine")},
+            "lines": {"type": "array", **items("saleLines"), "items": schema("NewSaleLine")},
             "payments": {
                 "type": "array",
-                "minItems": 1,
-                "maxItems": 5,
+                **items("payments"),
                 "items": schema("Payment"),
                 "description": (
                     "Their sum must be at least the sale's total, and only cash may exceed it "
@@ -99,14 +109,13 @@ SALE_SCHEMAS = {
                 ),
             },
             "customer": schema("Customer"),
-            "note": {"type": "string", "maxLength": 500, "pattern": TEXT_PATTERN, "nullable": True},
+            "note": {"type": "string", "maxLength": BOUNDS["saleNote"]["max"], "pattern": TEXT_PATTERN, "nullable": True},
             "till": {
                 "type": "string",
-                "minLength": 1,
-                "maxLength": 40,
+                **TILL_LENGTH,
                 "pattern": NAME_PATTERN,
                 "nullable": True,
-                "description": "The till's name (1 to 40 characters).",
+                "description": f"The till's name ({lo('till')} to {hi('till')} characters).",
             },
             "soldAt": dict(
                 TIMESTAMP,
@@ -232,7 +241,7 @@ def sale_paths():
                 parameters=[
                     query("from", "First local day (YYYY-MM-DD) of `soldAt`, included; empty means no bound.", DATE, allowEmptyValue=True),
                     query("to", "Last local day (YYYY-MM-DD) of `soldAt`, included; not before `from`; empty means no bound.", DATE, allowEmptyValue=True),
-                    query("till", "Only this till's sales.", {"type": "string", "minLength": 1, "maxLength": 40}),
+                    query("till", "Only this till's sales.", {"type": "string", **TILL_LENGTH}),
                     query("staffId", "Only sales rung up by this staff member.", dict(ID)),
                     query("method", "Only sales with a payment of this method.", METHOD),
                     param("Limit"),
@@ -327,8 +336,7 @@ REFUND_SCHEMAS = {
         "properties": {
             "lines": {
                 "type": "array",
-                "minItems": 1,
-                "maxItems": 100,
+                **items("refundLines"),
                 "items": {
                     "type": "object",
                     "additionalProperties": False,
@@ -340,9 +348,15 @@ REFUND_SCHEMAS = {
                 },
             },
             "method": dict(METHOD, description="How the money is paid back."),
-            "reason": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": NAME_PATTERN, "description": "Why: 1 to 200 characters, one of them not white space; stored trimmed."},
+            "reason": {
+                "type": "string",
+                "minLength": BOUNDS["refundReason"]["min"],
+                "maxLength": BOUNDS["refundReason"]["max"],
+                "pattern": NAME_PATTERN,
+                "description": f"Why: {lo('refundReason')} to {hi('refundReason')} characters, one of them not white space; stored trimmed.",
+            },
             "restock": {"type": "boolean", "default": True, "description": "Put the units back in stock (history source `refund`); leave it out for `true`, `null` is 422 `validation_failed`."},
-            "till": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": NAME_PATTERN, "nullable": True, "description": "The till paying out; default the sale's."},
+            "till": {"type": "string", **TILL_LENGTH, "pattern": NAME_PATTERN, "nullable": True, "description": "The till paying out; default the sale's."},
         },
         "example": {"lines": [{"petId": 42, "quantity": 1}], "method": "cash", "reason": "Wrong size"},
     },
@@ -466,10 +480,9 @@ SHIFT_SCHEMAS = {
         "properties": {
             "till": {
                 "type": "string",
-                "minLength": 1,
-                "maxLength": 40,
+                **TILL_LENGTH,
                 "pattern": NAME_PATTERN,
-                "description": "The till's name (1 to 40 characters), as its sales send it; stored trimmed.",
+                "description": f"The till's name ({lo('till')} to {hi('till')} characters), as its sales send it; stored trimmed.",
             },
             "openingCash": dict(CASH, description=f"The cash counted into the drawer, {CASH_DOC}."),
         },
@@ -557,7 +570,7 @@ def shift_paths():
                     forbidden=False,
                 ),
                 parameters=[
-                    query("till", "Only this till's shifts.", {"type": "string", "minLength": 1, "maxLength": 40}),
+                    query("till", "Only this till's shifts.", {"type": "string", **TILL_LENGTH}),
                     query("status", "Only open or only closed shifts.", SHIFT_STATUS),
                     param("Limit"),
                     param("Offset"),

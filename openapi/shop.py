@@ -509,8 +509,8 @@ def extend(paths, schemas):
 
     pets_get = paths["/pets"]["get"]
     pets_get["parameters"][-3:-3] = [
-        query("sku", "Only the pet with this SKU (exact, compared case-insensitively).", {"type": "string", "maxLength": 64}),
-        query("barcode", "Only the pet with this barcode (exact). A till that scans finds its pet in one call.", {"type": "string", "maxLength": 64}),
+        query("sku", "Only the pet with this SKU (exact, compared case-insensitively).", {"type": "string", "maxLength": BOUNDS["sku"]["max"]}),
+        query("barcode", "Only the pet with this barcode (exact). A till that scans finds its pet in one call.", {"type": "string", "maxLength": BOUNDS["sku"]["max"]}),
     ]
     for method in ("post",):
         paths["/pets"][method]["responses"].update(

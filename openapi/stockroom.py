@@ -29,10 +29,10 @@ def text(max_length, description):
 
 
 SUPPLIER_FIELDS = {
-    "contact": text(100, "The person to ask for: up to 100 characters."),
-    "phone": text(40, "Up to 40 characters."),
-    "email": text(254, "An address such as orders@example.com, up to 254 characters."),
-    "note": text(1000, "Up to 1,000 characters."),
+    "contact": text(BOUNDS["contact"]["max"], f"The person to ask for: up to {hi('contact')} characters."),
+    "phone": text(BOUNDS["phone"]["max"], f"Up to {hi('phone')} characters."),
+    "email": text(BOUNDS["email"]["max"], f"An address such as orders@example.com, up to {hi('email')} characters."),
+    "note": text(BOUNDS["description"]["max"], f"Up to {hi('description')} characters."),
 }
 
 SUPPLIER_SCHEMAS = {
@@ -174,8 +174,8 @@ PURCHASE_ORDER_SCHEMAS = {
             "supplierId": dict(ID, description="The supplier (422 `validation_failed` when it names none)."),
             "lines": {
                 "type": "array",
-                "minItems": 1,
-                "maxItems": 200,
+                "minItems": BOUNDS["purchaseLines"]["min"],
+                "maxItems": BOUNDS["purchaseLines"]["max"],
                 "items": {
                     "type": "object",
                     "additionalProperties": False,
@@ -187,7 +187,7 @@ PURCHASE_ORDER_SCHEMAS = {
                     },
                 },
             },
-            "note": text(1000, "For the supplier or the shop: up to 1,000 characters."),
+            "note": text(BOUNDS["purchaseNote"]["max"], f"For the supplier or the shop: up to {hi('purchaseNote')} characters."),
         },
         "example": {"supplierId": 3, "lines": [{"petId": 42, "quantity": 12}, {"petId": 7, "quantity": 6, "cost": 250}]},
     },
@@ -236,8 +236,8 @@ PURCHASE_ORDER_SCHEMAS = {
         "properties": {
             "lines": {
                 "type": "array",
-                "minItems": 1,
-                "maxItems": 200,
+                "minItems": BOUNDS["purchaseLines"]["min"],
+                "maxItems": BOUNDS["purchaseLines"]["max"],
                 "items": {
                     "type": "object",
                     "additionalProperties": False,

@@ -93,6 +93,31 @@ pub const CARE_WITHIN_DEFAULT: i64 = 7;
 /// A pet's `reorderQuantity`: the units a purchase order asks for when it runs low.
 pub const REORDER_QUANTITY: Bound = Bound::new(1, 1_000_000);
 
+/// Lines in one sale.
+pub const SALE_LINES: Bound = Bound::new(1, 100);
+/// Payments in one sale.
+pub const PAYMENTS: Bound = Bound::new(1, 5);
+/// One payment's `amount`, in minor units.
+pub const PAYMENT_AMOUNT: Bound = Bound::new(0, 1_000_000_000_000_000);
+/// Characters of a till's name (a sale's, a refund's or a shift's `till`).
+pub const TILL: Bound = Bound::new(1, 40);
+/// Characters of a sale's `note`.
+pub const SALE_NOTE: Bound = Bound::new(0, 500);
+/// Characters of a phone number (a sale's customer, a supplier).
+pub const PHONE: Bound = Bound::new(0, 40);
+/// Characters of an email address (a sale's customer, a supplier).
+pub const EMAIL: Bound = Bound::new(0, 254);
+/// Lines in one refund.
+pub const REFUND_LINES: Bound = Bound::new(1, 100);
+/// Characters of a refund's `reason`.
+pub const REFUND_REASON: Bound = Bound::new(1, 200);
+/// Lines in one purchase order, and in one receipt of goods against it.
+pub const PURCHASE_LINES: Bound = Bound::new(1, 200);
+/// Characters of a purchase order's `note`.
+pub const PURCHASE_NOTE: Bound = Bound::new(0, 1_000);
+/// Characters of a supplier's `contact`.
+pub const CONTACT: Bound = Bound::new(0, 100);
+
 /// An inclusive range of whole numbers (a count of characters, units or requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bound {
@@ -973,6 +998,18 @@ pub struct Bounds {
     pub weight_grams: Bound,
     pub care_within: Bound,
     pub care_within_default: i64,
+    pub sale_lines: Bound,
+    pub payments: Bound,
+    pub payment_amount: Bound,
+    pub till: Bound,
+    pub sale_note: Bound,
+    pub phone: Bound,
+    pub email: Bound,
+    pub refund_lines: Bound,
+    pub refund_reason: Bound,
+    pub purchase_lines: Bound,
+    pub purchase_note: Bound,
+    pub contact: Bound,
 }
 
 /// The facts, gathered.
@@ -1018,6 +1055,18 @@ pub fn facts() -> Facts {
             weight_grams: WEIGHT_GRAMS,
             care_within: CARE_WITHIN,
             care_within_default: CARE_WITHIN_DEFAULT,
+            sale_lines: SALE_LINES,
+            payments: PAYMENTS,
+            payment_amount: PAYMENT_AMOUNT,
+            till: TILL,
+            sale_note: SALE_NOTE,
+            phone: PHONE,
+            email: EMAIL,
+            refund_lines: REFUND_LINES,
+            refund_reason: REFUND_REASON,
+            purchase_lines: PURCHASE_LINES,
+            purchase_note: PURCHASE_NOTE,
+            contact: CONTACT,
         },
         plans: PLANS,
         first_admin: PlanFact {

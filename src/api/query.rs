@@ -94,14 +94,15 @@ impl Params {
         Ok(Some(raw))
     }
 
-    /// A code to look up exactly (`sku`, `barcode`): at most 64 characters.
+    /// A code to look up exactly (`sku`, `barcode`): at most a SKU's longest ([`crate::contract::SKU`]).
     fn code(&self, name: &str) -> Result<Option<String>, ApiError> {
         let Some(raw) = self.text(name) else {
             return Ok(None);
         };
-        if raw.chars().count() > 64 {
+        let most = crate::contract::SKU.max_usize();
+        if raw.chars().count() > most {
             return Err(ApiError::bad_request(format!(
-                "query parameter {name:?} must be at most 64 characters"
+                "query parameter {name:?} must be at most {most} characters"
             )));
         }
         Ok(Some(raw))

@@ -14,9 +14,9 @@ use crate::contract::Bound;
 use super::DomainError;
 
 /// Payments in one sale.
-pub const PAYMENTS: Bound = Bound::new(1, 5);
+pub const PAYMENTS: Bound = crate::contract::PAYMENTS;
 /// One payment's amount, in minor units.
-pub const PAYMENT_AMOUNT: Bound = Bound::new(0, 1_000_000_000_000_000);
+pub const PAYMENT_AMOUNT: Bound = crate::contract::PAYMENT_AMOUNT;
 
 /// How the customer paid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

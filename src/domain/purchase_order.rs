@@ -18,11 +18,11 @@ use super::{code, DomainError};
 use crate::contract::{Bound, REORDER_QUANTITY};
 
 /// Lines in one purchase order.
-pub const LINES: Bound = Bound::new(1, 200);
+pub const LINES: Bound = crate::contract::PURCHASE_LINES;
 /// Units of one line ordered, or received at once.
 pub const UNITS: Bound = REORDER_QUANTITY;
 /// Characters of a purchase order's note.
-pub const NOTE: Bound = Bound::new(0, 1_000);
+pub const NOTE: Bound = crate::contract::PURCHASE_NOTE;
 
 /// Where a purchase order is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -88,9 +88,9 @@ pub fn share(line: SoldLine, before: Refunded, quantity: i64) -> Result<Share, R
 }
 
 /// Lines in one refund.
-pub const REFUND_LINES: Bound = Bound::new(1, 100);
+pub const REFUND_LINES: Bound = crate::contract::REFUND_LINES;
 /// Characters of a refund's reason.
-pub const REASON: Bound = Bound::new(1, 200);
+pub const REASON: Bound = crate::contract::REFUND_REASON;
 
 /// The body of `POST /store/sales/{id}/refunds` as sent.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -151,8 +151,10 @@ impl TryFrom<RefundInput> for NewRefund {
         let method = input
             .method
             .ok_or_else(|| DomainError::invalid("method", "is required"))?;
-        let reason = bounded_text("reason", input.reason.as_deref(), REASON)?
-            .ok_or_else(|| DomainError::invalid("reason", "is required (1 to 200 characters)"))?;
+        let reason = bounded_text("reason", input.reason.as_deref(), REASON)?.ok_or_else(|| {
+            let (min, max) = (REASON.min, REASON.max);
+            DomainError::invalid("reason", format!("is required ({min} to {max} characters)"))
+        })?;
         let till = match input.till.as_deref() {
             None => None,
             Some(raw) => Some(

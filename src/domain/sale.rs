@@ -19,13 +19,13 @@ use super::tax::{PRICE_MAX, QUANTITY_MAX, SALE_LINES};
 use super::{text, time, DomainError};
 
 /// Characters of a till's name.
-pub const TILL: Bound = Bound::new(1, 40);
+pub const TILL: Bound = crate::contract::TILL;
 /// Characters of a sale's note.
-pub const NOTE: Bound = Bound::new(0, 500);
+pub const NOTE: Bound = crate::contract::SALE_NOTE;
 /// Characters of a customer's phone number.
-pub const PHONE: Bound = Bound::new(0, 40);
+pub const PHONE: Bound = crate::contract::PHONE;
 /// Characters of a customer's email address.
-pub const EMAIL: Bound = Bound::new(0, 254);
+pub const EMAIL: Bound = crate::contract::EMAIL;
 /// How far ahead of the store's clock a till's `soldAt` may be.
 pub const AHEAD_MAX: Duration = Duration::minutes(5);
 /// How far behind the store's clock a till's `soldAt` may be.

@@ -8,11 +8,11 @@ use super::{double_option, text, DomainError};
 use crate::contract::Bound;
 
 /// Characters of a supplier's contact person.
-pub const CONTACT: Bound = Bound::new(0, 100);
+pub const CONTACT: Bound = crate::contract::CONTACT;
 /// Characters of a supplier's phone number.
-pub const PHONE: Bound = Bound::new(0, 40);
+pub const PHONE: Bound = crate::contract::PHONE;
 /// Characters of a supplier's email address.
-pub const EMAIL: Bound = Bound::new(0, 254);
+pub const EMAIL: Bound = crate::contract::EMAIL;
 
 /// A supplier as the interface shows it (every field present, `null` when empty).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

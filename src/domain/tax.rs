@@ -20,7 +20,7 @@ use super::DomainError;
 /// A tax rate in basis points: 2,000 is 20 %, 10,000 is 100 %.
 pub const TAX_RATE: Bound = crate::contract::TAX_RATE;
 /// Lines in one sale.
-pub const SALE_LINES: Bound = Bound::new(1, 100);
+pub const SALE_LINES: Bound = crate::contract::SALE_LINES;
 /// The largest price (minor units), as for a pet.
 pub const PRICE_MAX: i64 = crate::contract::PRICE.max;
 /// The most units of one line, as for an order.

@@ -55,6 +55,19 @@ const PROBED: &[&str] = &[
     "stock",
     "tax_rate",
     "weight_grams",
+    // A sale's, a refund's, a supplier's and a purchase order's: tests/api/trade_bounds.rs.
+    "contact",
+    "email",
+    "payment_amount",
+    "payments",
+    "phone",
+    "purchase_lines",
+    "purchase_note",
+    "refund_lines",
+    "refund_reason",
+    "sale_lines",
+    "sale_note",
+    "till",
 ];
 
 /// The bounds as published, by snake_case name.
@@ -80,7 +93,7 @@ fn snake(camel: &str) -> String {
 }
 
 /// The published `(min, max)` of a range bound.
-fn range(name: &str) -> (i64, i64) {
+pub(crate) fn range(name: &str) -> (i64, i64) {
     let bound = &published()[name];
     (
         bound["min"].as_i64().unwrap(),
@@ -93,12 +106,12 @@ fn number(name: &str) -> i64 {
     published()[name].as_i64().unwrap()
 }
 
-fn len(n: i64) -> usize {
+pub(crate) fn len(n: i64) -> usize {
     usize::try_from(n).unwrap()
 }
 
 /// Asserts `res` succeeded; `what` says which probe.
-fn accepted(res: &Response, what: &str) {
+pub(crate) fn accepted(res: &Response, what: &str) {
     assert!(res.status().is_success(), "{what}: {}", res.status());
 }
 

@@ -45,4 +45,5 @@ mod stocktakes;
 mod suppliers;
 mod tax;
 mod tls;
+mod trade_bounds;
 mod transfer;
