@@ -135,6 +135,84 @@ fn every_bound_the_contract_publishes_has_a_probe_here() {
     assert_eq!(published, probed);
 }
 
+/// Every `(min, max)` range of a schema in the document, with where it is: `minimum` and
+/// `maximum`, `minLength` and `maxLength`, `minItems` and `maxItems` (either side may be
+/// absent). Examples are skipped: they are values, not bounds.
+fn documented_ranges(node: &Value, at: &str, out: &mut Vec<(String, Option<i64>, Option<i64>)>) {
+    match node {
+        Value::Object(object) => {
+            for (low, high) in [
+                ("minimum", "maximum"),
+                ("minLength", "maxLength"),
+                ("minItems", "maxItems"),
+            ] {
+                let (min, max) = (object.get(low), object.get(high));
+                if min.is_some() || max.is_some() {
+                    let number = |v: Option<&Value>| v.map(|v| v.as_i64().unwrap());
+                    out.push((format!("{at} {low}/{high}"), number(min), number(max)));
+                }
+            }
+            for (key, child) in object {
+                if key != "example" && key != "examples" {
+                    documented_ranges(child, &format!("{at}/{key}"), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                documented_ranges(child, &format!("{at}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_range_the_document_publishes_is_one_of_the_contracts_bounds() {
+    let ranges: Vec<(i64, i64)> = published()
+        .values()
+        .filter(|bound| bound.is_object())
+        .map(|bound| {
+            (
+                bound["min"].as_i64().unwrap(),
+                bound["max"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let doc: Value = serde_json::from_str(petstore::OPENAPI_JSON).unwrap();
+    let mut found = Vec::new();
+    documented_ranges(&doc, "", &mut found);
+    assert!(found.len() > 100, "only {} ranges found", found.len());
+    let mut strays = Vec::new();
+    for (at, min, max) in found {
+        // A backup's name is one the server made itself, not a value a client chooses.
+        if at.contains("/admin/backups/{name}") || at.contains("/schemas/Backup/") {
+            continue;
+        }
+        // The Error object's `status` spans every status an error code comes with.
+        if at.starts_with("/components/schemas/Error/properties/status") {
+            let statuses = petstore::contract::Code::ALL
+                .iter()
+                .map(|c| i64::from(c.status()));
+            let (low, high) = (min.unwrap(), max.unwrap());
+            assert!(statuses.clone().all(|s| (low..=high).contains(&s)));
+            continue;
+        }
+        let known = ranges.iter().any(|&(low, high)| {
+            min.is_none_or(|min| min == low) && max.is_none_or(|max| max == high)
+        });
+        if !known {
+            strays.push(format!("{at}: {min:?}..{max:?}"));
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "ranges in the document that are no bound of src/contract.rs (add the bound there and \
+         read it from facts.py):\n{}",
+        strays.join("\n")
+    );
+}
+
 #[tokio::test]
 async fn an_animals_texts_and_a_holds_reason_are_accepted_at_their_bounds_and_refused_past_them() {
     let app = TestApp::spawn().await;
