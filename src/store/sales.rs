@@ -26,7 +26,7 @@ use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
 use super::{pets, profile, shifts, Call, Result, Store, StoreError, Tx};
 use crate::domain::animal;
-use crate::domain::inventory::Source;
+use crate::domain::inventory::{InventoryItem, Source};
 use crate::domain::order::Order;
 use crate::domain::payment::{self, Method, Payment};
 use crate::domain::pet::Pet;
@@ -182,9 +182,11 @@ fn next_number(tx: &Tx<'_>) -> Result<i64> {
 }
 
 /// Takes up to `quantity` units of a pet from stock: all of them, or (`offline`) as many as
-/// there are. The units taken and the count after. On PostgreSQL another process may move
-/// the count between the read and the move; the move then changes nothing and is tried
-/// again from the new count.
+/// there are. The units taken and the count after. A sale at the counter, whose lines were
+/// checked against the stock already, moves the count first and reads it only when the
+/// move finds too few (the move is conditional: it never takes more than there are). On
+/// PostgreSQL another process may move the count between the read and the move; the move
+/// then changes nothing and is tried again from the new count.
 fn take_stock(
     tx: &Tx<'_>,
     pet_id: i64,
@@ -192,6 +194,11 @@ fn take_stock(
     offline: bool,
     line: usize,
 ) -> Result<(i64, i64)> {
+    if !offline {
+        if let Some(after) = inventory::move_count(tx, pet_id, -quantity)? {
+            return Ok((quantity, after));
+        }
+    }
     for _ in 0..8 {
         let stock = inventory::require(tx, pet_id)?.quantity;
         let take = if offline {
@@ -242,16 +249,27 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
     let profile = profile::get(tx)?;
     let today = report::today(profile.tz());
     let mut priced = Vec::with_capacity(new.lines.len());
+    // Each line's reorder point, read with its stock: the item announced after the move.
+    let mut reorder_points = Vec::with_capacity(new.lines.len());
     for (index, line) in new.lines.iter().enumerate() {
         let found = match pets::get(tx, line.pet_id)? {
-            Some(pet) => Some(LinePet {
-                stock: inventory::require(tx, pet.id)?.quantity,
-                tax_rate: profile.rate_for(pet.tax_rate),
-                pet,
-            }),
+            Some(pet) => {
+                let item = inventory::require(tx, pet.id)?;
+                reorder_points.push(item.reorder_point);
+                Some(LinePet {
+                    stock: item.quantity,
+                    tax_rate: profile.rate_for(pet.tax_rate),
+                    pet,
+                })
+            }
             None => None,
         };
-        let open = open_orders(tx, line.pet_id)?;
+        // Open orders decide a status only when the line takes the last unit.
+        let open = if found.as_ref().is_some_and(|f| f.stock > line.quantity) {
+            0
+        } else {
+            open_orders(tx, line.pet_id)?
+        };
         let line =
             sale_record::price_line(index, line, found, open, profile.tax_included, new.offline)?;
         if !new.offline {
@@ -299,7 +317,7 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
         ])?;
 
     let mut lines = Vec::with_capacity(priced.len());
-    for (index, line) in priced.into_iter().enumerate() {
+    for ((index, line), reorder_point) in priced.into_iter().enumerate().zip(reorder_points) {
         let pet = line.pet;
         let order_id = tx
             .prepare_cached(
@@ -329,7 +347,13 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
         tx.emit("order.created", &order)?;
         let (taken, after) = take_stock(tx, pet.id, line.quantity, new.offline, index)?;
         let short_by = (taken < line.quantity).then(|| line.quantity - taken);
-        let status = sale_record::status_after_line(pet.status, after, open_orders(tx, pet.id)?);
+        // Open orders decide the status only once the last unit is gone.
+        let open = if after == 0 {
+            open_orders(tx, pet.id)?
+        } else {
+            0
+        };
+        let status = sale_record::status_after_line(pet.status, after, open);
         pets::set_status(tx, &pet, status)?;
         if taken > 0 {
             inventory::record(
@@ -344,7 +368,11 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
                     key_name,
                 },
             )?;
-            let item = inventory::require(tx, pet.id)?;
+            // The count just moved and the status just set: the item as it now reads.
+            let item = InventoryItem {
+                reorder_point,
+                ..InventoryItem::new(pet.id, after, status)
+            };
             inventory::announce_moved(tx, &item, -taken)?;
         } else if status != pet.status {
             inventory::announce(tx, pet.id)?;
