@@ -9,7 +9,7 @@ functions that take the most samples by themselves. Needs `perf` (linux-perf) an
 (`cargo install inferno`; installed by this script when missing).
 
 Scenarios: read (GET /pets?ids=ID), list (GET /pets?limit=50), create (POST /pets),
-order (POST /store/orders).
+order (POST /store/orders), sale (POST /store/sales, three lines).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def ensure_tools() -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=["read", "list", "create", "order"], default="read")
+    parser.add_argument("--scenario", choices=["read", "list", "create", "order", "sale"], default="read")
     parser.add_argument("--binary", type=Path, help="the petstore binary (default: target/release)")
     parser.add_argument("--duration", type=float, default=5.0, help="seconds of load sampled")
     parser.add_argument("--frequency", type=int, default=499, help="samples a second per CPU")
@@ -65,6 +65,7 @@ def main() -> int:
             "list": ("get.lua", ["/pets?limit=50"]),
             "create": ("create.lua", [category_ids]),
             "order": ("order.lua", [pet_ids, f"profile-{int(time.time())}"]),
+            "sale": ("sale.lua", [pet_ids, f"profile-{int(time.time())}"]),
         }[args.scenario]
         run.wrk(server.base + "/pets", script, script_args, 2, key)  # warm up
         data = work / "perf.data"
