@@ -30,12 +30,14 @@ from shop import extend as extend_shop
 from counter import extend as extend_counter
 from stockroom import extend as extend_stockroom
 from animals import extend as extend_animals
+from cancelled import extend as extend_cancelled
 
 extend_shop(PATHS, SCHEMAS)
 extend_counter(PATHS, SCHEMAS)
 extend_stockroom(PATHS, SCHEMAS)
 labels.extend(PATHS)
 extend_animals(PATHS, SCHEMAS)
+extend_cancelled(PATHS, SCHEMAS)
 
 OUT = Path(__file__).with_name("openapi.json")
 

@@ -581,6 +581,13 @@ pub const OPERATIONS: &[Operation] = &[
         "Store",
         "pos",
     ),
+    beta(op(
+        "GET",
+        "/store/cancelled-orders",
+        "listCancelledOrders",
+        "Store",
+        "readonly",
+    )),
     op(
         "GET",
         "/store/inventory",

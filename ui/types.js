@@ -92,6 +92,19 @@
  */
 
 /**
+ * An order that was cancelled (`GET /store/cancelled-orders`, beta): gone from the orders,
+ * kept for the record.
+ * @typedef {object} CancelledOrder
+ * @property {number} id
+ * @property {number} petId
+ * @property {number} quantity
+ * @property {number} [unitPrice]
+ * @property {number} [total]
+ * @property {string} placedAt
+ * @property {string} cancelledAt
+ */
+
+/**
  * @typedef {object} InventoryItem
  * @property {number} petId
  * @property {number} quantity

@@ -1,4 +1,5 @@
-//! `/store/orders`: placing, completing and cancelling orders.
+//! `/store/orders`: placing, completing and cancelling orders; `/store/cancelled-orders`
+//! (beta): the orders cancelled, for the record.
 
 use axum::extract::State;
 use axum::http::Uri;
@@ -12,7 +13,7 @@ use super::respond;
 use super::state::AppState;
 use crate::domain::idempotency::Answer;
 use crate::domain::order::{NewOrder, OrderInput, OrderPatch, OrderPatchInput};
-use crate::domain::query::OrderQuery;
+use crate::domain::query::{OrderQuery, Page};
 
 fn location(id: i64) -> String {
     format!("/store/orders/{id}")
@@ -27,6 +28,17 @@ pub async fn list(
     let page = query.page;
     let list = s.app.store().orders().list(query).await?;
     Ok(respond::keyed_page(&uri, page, &list, |o| o.id))
+}
+
+/// `GET /store/cancelled-orders`: newest first.
+pub async fn cancelled(
+    _: Auth<Readonly>,
+    State(s): State<AppState>,
+    uri: Uri,
+    Query(page): Query<Page>,
+) -> Result<Response> {
+    let list = s.app.store().orders().cancelled(page).await?;
+    Ok(respond::page(&uri, page, &list))
 }
 
 pub async fn place(

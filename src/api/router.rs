@@ -53,6 +53,7 @@ pub fn build(state: AppState) -> Router {
             "/store/orders/{orderId}",
             get(orders::get).patch(orders::patch).delete(orders::cancel),
         )
+        .route("/store/cancelled-orders", get(orders::cancelled))
         .route("/store/inventory", get(inventory::list))
         .route(
             "/store/inventory/{petId}",

@@ -52,6 +52,27 @@ impl Order {
     }
 }
 
+/// A cancelled order, as `GET /store/cancelled-orders` (beta) lists it: cancelling deletes
+/// the order (its id answers 404) and keeps this record of it, so a clerk can still tell a
+/// cancelled order from one that was never placed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CancelledOrder {
+    pub id: i64,
+    pub pet_id: i64,
+    pub quantity: i64,
+    /// The pet's price when the order was placed; absent when it had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_price: Option<i64>,
+    /// `unitPrice × quantity`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<i64>,
+    /// When the order was placed (RFC 3339, UTC).
+    pub placed_at: String,
+    /// When it was cancelled (RFC 3339, UTC).
+    pub cancelled_at: String,
+}
+
 /// The body of `POST /store/orders` as sent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

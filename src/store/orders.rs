@@ -10,8 +10,8 @@ use super::pages::Pages;
 use super::sql::{self, Filter, ListSql};
 use super::{pets, Call, Result, Store, Tx};
 use crate::domain::inventory::{InventoryItem, Source};
-use crate::domain::order::{self, NewOrder, Order, OrderChange, OrderPatch};
-use crate::domain::query::{OrderQuery, Paged};
+use crate::domain::order::{self, CancelledOrder, NewOrder, Order, OrderChange, OrderPatch};
+use crate::domain::query::{OrderQuery, Page, Paged};
 use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str =
@@ -63,6 +63,33 @@ fn list(conn: &Connection, pages: &Pages, query: &OrderQuery) -> Result<Paged<Or
         tables: &["orders"],
     };
     sql::paged(conn, pages, &list, &filter, query.page, from_row)
+}
+
+/// Cancelled orders, newest first (id descending, as the other order lists).
+fn cancelled(conn: &Connection, page: Page) -> Result<Paged<CancelledOrder>> {
+    let items = conn
+        .prepare_cached(
+            "SELECT id, pet_id, quantity, unit_price, placed_at, cancelled_at
+             FROM cancelled_orders ORDER BY id DESC LIMIT +?1 OFFSET +?2",
+        )?
+        .query_map(params![page.limit, page.offset], |row| {
+            let quantity = row.get(2)?;
+            let unit_price = row.get(3)?;
+            Ok(CancelledOrder {
+                id: row.get(0)?,
+                pet_id: row.get(1)?,
+                quantity,
+                unit_price,
+                total: Order::total_of(unit_price, quantity),
+                placed_at: row.get(4)?,
+                cancelled_at: row.get(5)?,
+            })
+        })?
+        .collect::<DbResult<Vec<_>>>()?;
+    let total = conn
+        .prepare_cached("SELECT COUNT(*) FROM cancelled_orders")?
+        .query_row([], |row| row.get(0))?;
+    Ok(Paged { items, total })
 }
 
 fn open_orders(conn: &Connection, pet_id: i64) -> Result<i64> {
@@ -243,6 +270,11 @@ impl<'s> Orders<'s> {
     pub fn list(&self, query: OrderQuery) -> Call<'s, Paged<Order>> {
         let pages = self.0.pages();
         Call::read(self.0, move |c| list(c, &pages, &query))
+    }
+
+    /// Cancelled orders, newest first (id descending, as the other order lists).
+    pub fn cancelled(&self, page: Page) -> Call<'s, Paged<CancelledOrder>> {
+        Call::read(self.0, move |c| cancelled(c, page))
     }
 
     /// The order, or `not_found`.

@@ -582,3 +582,73 @@ async fn a_cancel_that_would_lift_stock_past_1000000_is_conflict_and_changes_not
         .unwrap();
     assert_eq!(kept.status(), 200, "the order is still there");
 }
+
+#[tokio::test]
+async fn cancelled_orders_are_listed_newest_first_with_their_price_and_both_times() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Dogs").await;
+    let rex = app.pet_with_stock("Rex", cat, 10).await;
+    let res = app
+        .send_json(
+            Method::PATCH,
+            &format!("/pets/{rex}"),
+            json!({ "price": 2500 }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let first = app.order(rex, 2).await;
+    let kept = app.order(rex, 1).await;
+    let second = app.order(rex, 3).await;
+    let res = app.get("/store/cancelled-orders").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "x-stability"), "beta");
+    assert_eq!(header(&res, "x-total-count"), "0");
+    assert_eq!(body(res).await, json!([]));
+    for order in [&first, &second] {
+        let path = format!("/store/orders/{}", order["id"]);
+        assert_eq!(app.delete(&path).await.status(), 204);
+    }
+    let res = app.get("/store/cancelled-orders").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "x-total-count"), "2");
+    let listed = body(res).await;
+    let ids: Vec<&Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| &o["id"])
+        .collect();
+    assert_eq!(ids, [&second["id"], &first["id"]]);
+    let cancelled_at = listed[0]["cancelledAt"].as_str().expect("cancelledAt");
+    let placed = DateTime::parse_from_rfc3339(second["placedAt"].as_str().unwrap()).unwrap();
+    assert!(DateTime::parse_from_rfc3339(cancelled_at).unwrap() >= placed);
+    assert_eq!(
+        listed[0],
+        json!({
+            "id": second["id"], "petId": rex, "quantity": 3, "unitPrice": 2500, "total": 7500,
+            "placedAt": second["placedAt"], "cancelledAt": cancelled_at,
+        })
+    );
+    // The open order is still an order, and not among the cancelled.
+    let open = app.get_json("/store/orders").await;
+    assert_eq!(open.as_array().unwrap().len(), 1);
+    assert_eq!(open[0]["id"], kept["id"]);
+    let page = app.get("/store/cancelled-orders?limit=1&offset=1").await;
+    assert_eq!(header(&page, "x-total-count"), "2");
+    assert_eq!(body(page).await[0]["id"], first["id"]);
+}
+
+#[tokio::test]
+async fn the_cancelled_orders_list_refuses_a_filter_it_does_not_have() {
+    let app = TestApp::spawn().await;
+    for bad in [
+        "?after=1",
+        "?petId=1",
+        "?limit=0",
+        "?limit=501",
+        "?offset=-1",
+    ] {
+        let res = app.get(&format!("/store/cancelled-orders{bad}")).await;
+        assert_error(res, 400, "bad_request").await;
+    }
+}

@@ -1,8 +1,10 @@
-//! Orders: open and completed, newest first; place an order (pick a pet, a quantity); mark
+//! Orders: open, completed and cancelled, newest first; place an order (pick a pet, a quantity); mark
 //! complete, with five seconds to undo before it is sent (completion is one-way on the
 //! server); cancel. A row completed here stays where it was, marked done, so the next order
 //! never slides under the pointer. Each row shows the pet's current status, and a line of a
-//! sale (interface 1.2) links to that sale on the Sales page.
+//! sale (interface 1.2) links to that sale on the Sales page. Cancelled orders (gone from the
+//! orders on the server) are listed from their record, so a clerk can tell a cancelled order
+//! from one that never went through.
 
 import * as api from '../api.js';
 import { h, field, uid, replace } from '../dom.js';
@@ -17,6 +19,7 @@ import { holdText } from '../animal.js';
 
 /**
  * @typedef {import('../types.js').Order} Order
+ * @typedef {import('../types.js').CancelledOrder} CancelledOrder
  * @typedef {import('../types.js').Pet} Pet
  */
 
@@ -28,7 +31,7 @@ export const UNDO_MS = 5000;
 /** How long a row completed here keeps its place in the open list. */
 const KEEP_PLACE_MS = 60_000;
 
-const state = { openOffset: 0, doneOffset: 0, limit: 15 };
+const state = { openOffset: 0, doneOffset: 0, cancelledOffset: 0, limit: 15 };
 
 /**
  * Completions waiting for their undo window, by order id. Module-wide, so leaving the page does
@@ -58,12 +61,14 @@ export function mount(ctx) {
   const canSell = ctx.can('sell');
   const openBox = h('div', { class: 'results', id: 'orders-open' });
   const doneBox = h('div', { class: 'results', id: 'orders-done' });
+  const cancelledBox = h('div', { class: 'results', id: 'orders-cancelled' });
   const today = todayPanel();
   const el = h('section', { class: 'page', 'aria-labelledby': 'page-title' },
     pageHeader('Orders', canSell ? h('button', { type: 'button', class: 'btn btn-primary', onclick: placeOrder }, '+ Place order') : null),
     today.el,
     h('section', { class: 'panel', 'aria-labelledby': 'orders-open-h' }, h('h2', { id: 'orders-open-h' }, 'Open orders'), openBox),
     h('section', { class: 'panel', 'aria-labelledby': 'orders-done-h' }, h('h2', { id: 'orders-done-h' }, 'Completed orders'), doneBox),
+    h('section', { class: 'panel', 'aria-labelledby': 'orders-cancelled-h' }, h('h2', { id: 'orders-cancelled-h' }, 'Cancelled orders'), cancelledBox),
   );
   /** @type {Map<number, Pet>} */
   let petsShown = new Map();
@@ -74,6 +79,8 @@ export function mount(ctx) {
   let openPage = { items: [], total: 0 };
   /** @type {{ items: Order[], total: number }} */
   let donePage = { items: [], total: 0 };
+  /** @type {{ items: CancelledOrder[], total: number }} */
+  let cancelledPage = { items: [], total: 0 };
 
   async function placeOrder() {
     /** @type {Pet[]} */
@@ -244,6 +251,19 @@ export function mount(ctx) {
     );
   }
 
+  /** @param {CancelledOrder} o */
+  function cancelledRow(o) {
+    const pet = petsShown.get(o.petId);
+    return h('tr', { 'data-cancelled-id': String(o.id) },
+      h('td', { class: 'id' }, `#${o.id}`),
+      h('th', { scope: 'row', class: 'name' }, pet?.name ?? `Pet #${o.petId} (deleted)`),
+      h('td', { class: 'num' }, String(o.quantity)),
+      h('td', { class: 'num' }, formatPrice(o.total)),
+      h('td', { class: 'when' }, localTime(o.placedAt)),
+      h('td', { class: 'when' }, localTime(o.cancelledAt)),
+    );
+  }
+
   function draw() {
     // Rows completed here keep their place among the open ones for a while.
     const now = Date.now();
@@ -266,6 +286,11 @@ export function mount(ctx) {
       table('Completed orders, newest first', [...cols, 'Completed'], donePage.items.map((o) => row(o, false, true)), 'No completed orders yet.'),
       pager({ offset: state.doneOffset, limit: state.limit, total: donePage.total, label: 'completed orders', onChange: (n) => { state.doneOffset = n; ctx.refresh(); } }),
     );
+    replace(cancelledBox,
+      table('Cancelled orders, newest first', ['Order', 'Pet', { label: 'Qty', class: 'num' }, { label: 'Total', class: 'num' }, 'Placed', 'Cancelled'],
+        cancelledPage.items.map(cancelledRow), 'No cancelled orders.'),
+      pager({ offset: state.cancelledOffset, limit: state.limit, total: cancelledPage.total, label: 'cancelled orders', onChange: (n) => { state.cancelledOffset = n; ctx.refresh(); } }),
+    );
   }
   redraw = () => { if (openBox.isConnected) draw(); };
 
@@ -287,19 +312,22 @@ export function mount(ctx) {
       return true;
     },
     async load() {
-      const [, open, done] = await Promise.all([
+      const [, open, done, cancelled] = await Promise.all([
         loadProfile().then(() => today.load()),
         api.list('/store/orders', { complete: false, limit: state.limit, offset: state.openOffset }),
         api.list('/store/orders', { complete: true, limit: state.limit, offset: state.doneOffset }),
+        api.list('/store/cancelled-orders', { limit: state.limit, offset: state.cancelledOffset }),
       ]);
-      if ((open.items.length === 0 && state.openOffset > 0) || (done.items.length === 0 && state.doneOffset > 0)) {
+      if ((open.items.length === 0 && state.openOffset > 0) || (done.items.length === 0 && state.doneOffset > 0)
+        || (cancelled.items.length === 0 && state.cancelledOffset > 0)) {
         if (open.items.length === 0) state.openOffset = 0;
         if (done.items.length === 0) state.doneOffset = 0;
+        if (cancelled.items.length === 0) state.cancelledOffset = 0;
         ctx.refresh(); // runs again once this run ends
         return;
       }
       // Pets already known are kept (a pet event updates them); only new ones are fetched.
-      const wanted = [...open.items, ...done.items, ...[...recent.values()].map((r) => r.order)].map((o) => o.petId);
+      const wanted = [...open.items, ...done.items, ...cancelled.items, ...[...recent.values()].map((r) => r.order)].map((o) => o.petId);
       const missing = wanted.filter((id) => !petsShown.has(id));
       if (missing.length) for (const [id, p] of await petsById(missing)) petsShown.set(id, p);
       // A pet deleted since: the sale its order was a line of keeps the name it was sold under.
@@ -310,6 +338,7 @@ export function mount(ctx) {
       }));
       openPage = open;
       donePage = done;
+      cancelledPage = /** @type {{ items: CancelledOrder[], total: number }} */ (cancelled);
       draw();
     },
   };
