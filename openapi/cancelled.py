@@ -1,11 +1,21 @@
-"""Cancelled orders (beta): `GET /store/cancelled-orders` lists the orders cancelled, for the
-record, so a clerk can tell an order that was cancelled from one that never went through.
-Adds its schema and operation to the tables of the other files (generate.py calls extend())."""
+"""What the store keeps of an order: `GET /store/cancelled-orders` (beta) lists the orders
+cancelled, so a clerk can tell an order that was cancelled from one that never went through;
+an order (open, completed or cancelled) keeps its pet's name as placed (`petName`), so it
+still says what was sold after the pet is deleted. Adds its schema, field and operation to
+the tables of the other files (generate.py calls extend())."""
 
 from errors import responses
 from headers import BETA, LIST_HEADERS, PAGING_DOC
 from parts import ID, QUANTITY, TIMESTAMP, described, op, param, schema, success
 from shop import PRICE
+
+PET_NAME = {
+    "type": "string",
+    "description": (
+        "The pet's name when the order was placed (beta): it stays after the pet is renamed or "
+        "deleted. Absent on orders placed before the store kept it."
+    ),
+}
 
 CANCELLED_ORDER = {
     "type": "object",
@@ -18,6 +28,7 @@ CANCELLED_ORDER = {
     "properties": {
         "id": described(ID, "The order's id (never given to another order)."),
         "petId": described(ID, "ID of the animal the order was for."),
+        "petName": PET_NAME,
         "quantity": described(QUANTITY, "Units the order was for; they went back into stock."),
         "unitPrice": described(PRICE, "The pet's price when the order was placed."),
         "total": {"type": "integer", "format": "int64", "minimum": 0, "description": "`unitPrice × quantity`."},
@@ -27,6 +38,7 @@ CANCELLED_ORDER = {
     "example": {
         "id": 65,
         "petId": 42,
+        "petName": "Beagle puppy",
         "quantity": 1,
         "unitPrice": 2500,
         "total": 2500,
@@ -39,6 +51,7 @@ CANCELLED_ORDER = {
 def extend(paths, schemas):
     """Adds the cancelled orders' schema and list."""
     schemas["CancelledOrder"] = CANCELLED_ORDER
+    schemas["Order"]["properties"]["petName"] = PET_NAME
     paths["/store/cancelled-orders"] = {
         "get": op(
             "listCancelledOrders",

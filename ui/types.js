@@ -89,6 +89,7 @@
  * @property {number} [unitPrice]    interface 1.1
  * @property {number} [total]        interface 1.1
  * @property {number} [saleId]       interface 1.2: the sale this order is a line of
+ * @property {string} [petName]      the pet's name when the order was placed (beta)
  */
 
 /**
@@ -97,6 +98,7 @@
  * @typedef {object} CancelledOrder
  * @property {number} id
  * @property {number} petId
+ * @property {string} [petName]
  * @property {number} quantity
  * @property {number} [unitPrice]
  * @property {number} [total]

@@ -24,6 +24,10 @@ pub const QUANTITY_MAX: i64 = crate::contract::QUANTITY.max;
 pub struct Order {
     pub id: i64,
     pub pet_id: i64,
+    /// The pet's name when the order was placed; absent on orders placed before the store
+    /// kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pet_name: Option<String>,
     pub quantity: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ship_date: Option<String>,
@@ -60,6 +64,10 @@ impl Order {
 pub struct CancelledOrder {
     pub id: i64,
     pub pet_id: i64,
+    /// The pet's name when the order was placed; absent on orders placed before the store
+    /// kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pet_name: Option<String>,
     pub quantity: i64,
     /// The pet's price when the order was placed; absent when it had none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -278,6 +286,7 @@ mod tests {
             unit_price: None,
             total: None,
             sale_id: None,
+            pet_name: None,
         }
     }
 

@@ -62,6 +62,7 @@ const MIGRATIONS: &[Migration] = &[
     migration!(23, "0023_animals"),
     migration!(24, "0024_stockroom"),
     migration!(25, "0025_pet_statuses_without_a_list"),
+    migration!(26, "0026_order_pet_names"),
 ];
 
 /// Steps in Rust that run right after a migration's SQL on SQLite, in its transaction:

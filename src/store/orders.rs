@@ -15,7 +15,8 @@ use crate::domain::query::{OrderQuery, Page, Paged};
 use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str =
-    "id, pet_id, quantity, ship_date, complete, created_at, completed_at, unit_price, sale_id";
+    "id, pet_id, quantity, ship_date, complete, created_at, completed_at, unit_price, sale_id, \
+     pet_name";
 
 fn from_row(row: &Row<'_>) -> DbResult<Order> {
     let quantity = row.get(2)?;
@@ -31,6 +32,7 @@ fn from_row(row: &Row<'_>) -> DbResult<Order> {
         unit_price,
         total: Order::total_of(unit_price, quantity),
         sale_id: row.get(8)?,
+        pet_name: row.get(9)?,
     })
 }
 
@@ -69,7 +71,7 @@ fn list(conn: &Connection, pages: &Pages, query: &OrderQuery) -> Result<Paged<Or
 fn cancelled(conn: &Connection, page: Page) -> Result<Paged<CancelledOrder>> {
     let items = conn
         .prepare_cached(
-            "SELECT id, pet_id, quantity, unit_price, placed_at, cancelled_at
+            "SELECT id, pet_id, quantity, unit_price, placed_at, cancelled_at, pet_name
              FROM cancelled_orders ORDER BY id DESC LIMIT +?1 OFFSET +?2",
         )?
         .query_map(params![page.limit, page.offset], |row| {
@@ -83,6 +85,7 @@ fn cancelled(conn: &Connection, page: Page) -> Result<Paged<CancelledOrder>> {
                 total: Order::total_of(unit_price, quantity),
                 placed_at: row.get(4)?,
                 cancelled_at: row.get(5)?,
+                pet_name: row.get(6)?,
             })
         })?
         .collect::<DbResult<Vec<_>>>()?;
@@ -109,15 +112,17 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
     let placed_at = time::now();
     let id = tx
         .prepare_cached(
-            "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at, unit_price)
-             VALUES (?1, ?2, ?3, 0, ?4, ?5)",
+            "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at, unit_price,
+                 pet_name)
+             VALUES (?1, ?2, ?3, 0, ?4, ?5, ?6)",
         )?
         .insert(params![
             pet.id,
             new.quantity,
             new.ship_date,
             placed_at,
-            pet.price
+            pet.price,
+            pet.name
         ])?;
     let order = Order {
         id,
@@ -130,6 +135,7 @@ fn place(tx: &mut Tx<'_>, new: NewOrder, key_name: Option<&str>) -> Result<Order
         unit_price: pet.price,
         total: Order::total_of(pet.price, new.quantity),
         sale_id: None,
+        pet_name: Some(pet.name.clone()),
     };
     let Some(after) = inventory::move_count(tx, pet.id, -new.quantity)? else {
         // Someone else took the units since they were counted: refuse with today's count.
@@ -229,8 +235,9 @@ fn cancel(tx: &mut Tx<'_>, id: i64, pre: &Precondition, key_name: Option<&str>) 
     // Kept for the daily report, which counts a cancelled order on the day it was placed
     // and the day it was cancelled.
     tx.prepare_cached(
-        "INSERT INTO cancelled_orders (id, pet_id, quantity, unit_price, placed_at, cancelled_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO cancelled_orders (id, pet_id, quantity, unit_price, placed_at, cancelled_at,
+             pet_name)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![
         id,
@@ -238,7 +245,8 @@ fn cancel(tx: &mut Tx<'_>, id: i64, pre: &Precondition, key_name: Option<&str>) 
         current.quantity,
         current.unit_price,
         current.placed_at,
-        time::now()
+        time::now(),
+        current.pet_name
     ])?;
     tx.emit("order.cancelled", &current)?;
     if let Some(pet) = pets::get(tx, current.pet_id)? {

@@ -322,15 +322,16 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
         let order_id = tx
             .prepare_cached(
                 "INSERT INTO orders (pet_id, quantity, ship_date, complete, created_at,
-                     completed_at, unit_price, sale_id)
-                 VALUES (?1, ?2, ?3, 1, ?3, ?3, ?4, ?5)",
+                     completed_at, unit_price, sale_id, pet_name)
+                 VALUES (?1, ?2, ?3, 1, ?3, ?3, ?4, ?5, ?6)",
             )?
             .insert(params![
                 pet.id,
                 line.quantity,
                 new.sold_at,
                 line.unit_price,
-                id
+                id,
+                pet.name
             ])?;
         let order = Order {
             id: order_id,
@@ -343,6 +344,7 @@ fn place(tx: &mut Tx<'_>, new: NewSale, key_name: Option<&str>, contact: bool) -
             unit_price: Some(line.unit_price),
             total: Some(line.amounts.gross),
             sale_id: Some(id),
+            pet_name: Some(pet.name.clone()),
         };
         tx.emit("order.created", &order)?;
         let (taken, after) = take_stock(tx, pet.id, line.quantity, new.offline, index)?;

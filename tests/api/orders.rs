@@ -40,7 +40,10 @@ async fn placing_an_order_answers_201_with_location_etag_and_an_open_order() {
     );
     assert_eq!(
         order,
-        json!({ "id": id, "petId": rex, "quantity": 2, "complete": false, "placedAt": placed_at })
+        json!({
+            "id": id, "petId": rex, "petName": "Rex", "quantity": 2, "complete": false,
+            "placedAt": placed_at,
+        })
     );
     let res = app.get(&location).await;
     assert_eq!(res.status(), 200);
@@ -372,8 +375,9 @@ async fn a_ship_date_sent_with_completion_is_used() {
     assert!(done["completedAt"].is_string(), "{done}");
     assert_eq!(
         done,
-        json!({ "id": order["id"], "petId": rex, "quantity": 1, "shipDate": "2031-07-08T09:10:11Z",
-                "complete": true, "placedAt": order["placedAt"], "completedAt": done["completedAt"] })
+        json!({ "id": order["id"], "petId": rex, "petName": "Rex", "quantity": 1,
+                "shipDate": "2031-07-08T09:10:11Z", "complete": true,
+                "placedAt": order["placedAt"], "completedAt": done["completedAt"] })
     );
 }
 
@@ -625,7 +629,8 @@ async fn cancelled_orders_are_listed_newest_first_with_their_price_and_both_time
     assert_eq!(
         listed[0],
         json!({
-            "id": second["id"], "petId": rex, "quantity": 3, "unitPrice": 2500, "total": 7500,
+            "id": second["id"], "petId": rex, "petName": "Rex", "quantity": 3, "unitPrice": 2500,
+            "total": 7500,
             "placedAt": second["placedAt"], "cancelledAt": cancelled_at,
         })
     );
@@ -651,4 +656,39 @@ async fn the_cancelled_orders_list_refuses_a_filter_it_does_not_have() {
         let res = app.get(&format!("/store/cancelled-orders{bad}")).await;
         assert_error(res, 400, "bad_request").await;
     }
+}
+
+#[tokio::test]
+async fn an_order_keeps_its_pets_name_as_placed_after_the_pet_is_renamed_or_deleted() {
+    let app = TestApp::spawn().await;
+    let cat = app.category("Fish").await;
+    let axolotl = app.pet_with_stock("Axolotl", cat, 3).await;
+    let sold = app.order(axolotl, 2).await;
+    let cancelled = app.order(axolotl, 1).await;
+    assert_eq!(sold["petName"], "Axolotl");
+    let res = app
+        .send_json(
+            Method::PATCH,
+            &format!("/pets/{axolotl}"),
+            json!({ "name": "Mexican walking fish" }),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let path = format!("/store/orders/{}", sold["id"]);
+    assert_eq!(app.get_json(&path).await["petName"], "Axolotl");
+    assert_eq!(complete(&app, &sold).await.status(), 200);
+    let cancel = format!("/store/orders/{}", cancelled["id"]);
+    assert_eq!(app.delete(&cancel).await.status(), 204);
+    assert_eq!(app.delete(&format!("/pets/{axolotl}")).await.status(), 204);
+
+    let order = app.get_json(&path).await;
+    assert_eq!(order["petName"], "Axolotl");
+    let listed = app
+        .get_json(&format!("/store/orders?petId={axolotl}&complete=true"))
+        .await;
+    assert_eq!(listed[0]["id"], sold["id"]);
+    assert_eq!(listed[0]["petName"], "Axolotl");
+    let gone = app.get_json("/store/cancelled-orders").await;
+    assert_eq!(gone[0]["id"], cancelled["id"]);
+    assert_eq!(gone[0]["petName"], "Axolotl");
 }

@@ -98,4 +98,24 @@ describe('the Orders page', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  it('names the pet of an order placed on its own after the pet is deleted', async () => {
+    const axolotl = await petInStock('Axolotl', 3);
+    const sold = await admin.post('/store/orders', { petId: axolotl.id, quantity: 2 });
+    const cancelledOne = await admin.post('/store/orders', { petId: axolotl.id, quantity: 1 });
+    await admin.patch(`/store/orders/${sold.id}`, { complete: true });
+    await cancelAtTill(cancelledOne.id);
+    const res = await fetch(`${server.base}/pets/${axolotl.id}`, { method: 'DELETE', headers: { 'X-API-Key': ADMIN_KEY } });
+    assert.equal(res.status, 204);
+    const { context, page, errors } = await signedIn('#/orders');
+    const done = page.locator('#orders-done').locator(`tr[data-order-id="${sold.id}"]`);
+    await done.waitFor();
+    assert.equal(await done.getByRole('rowheader').innerText(), 'Axolotl');
+    const gone = page.locator('#orders-cancelled').locator(`tr[data-cancelled-id="${cancelledOne.id}"]`);
+    await gone.waitFor();
+    assert.equal(await gone.getByRole('rowheader').innerText(), 'Axolotl');
+    assert.equal(await page.getByText(`Pet #${axolotl.id} (deleted)`).count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

@@ -72,7 +72,10 @@ export function mount(ctx) {
   );
   /** @type {Map<number, Pet>} */
   let petsShown = new Map();
-  /** The name a deleted pet was sold under, by order id, from the sale the order is a line of. */
+  /**
+   * The name a deleted pet was sold under, by order id, from the sale the order is a line of:
+   * for orders placed before an order kept its pet's name (`petName`).
+   */
   /** @type {Map<number, string>} */
   const soldAs = new Map();
   /** @type {{ items: Order[], total: number }} */
@@ -227,7 +230,7 @@ export function mount(ctx) {
   /** @param {Order} o @param {boolean} open @param {boolean} placed  show when it was placed (interface 1.1) */
   function row(o, open, placed) {
     const pet = petsShown.get(o.petId);
-    const name = pet?.name ?? soldAs.get(o.id) ?? `Pet #${o.petId} (deleted)`;
+    const name = pet?.name ?? o.petName ?? soldAs.get(o.id) ?? `Pet #${o.petId} (deleted)`;
     const waiting = pending.has(o.id);
     const doneHere = open && recent.has(o.id);
     return h('tr', { 'data-order-id': String(o.id), class: doneHere ? 'done-here' : waiting ? 'completing' : null },
@@ -256,7 +259,7 @@ export function mount(ctx) {
     const pet = petsShown.get(o.petId);
     return h('tr', { 'data-cancelled-id': String(o.id) },
       h('td', { class: 'id' }, `#${o.id}`),
-      h('th', { scope: 'row', class: 'name' }, pet?.name ?? `Pet #${o.petId} (deleted)`),
+      h('th', { scope: 'row', class: 'name' }, pet?.name ?? o.petName ?? `Pet #${o.petId} (deleted)`),
       h('td', { class: 'num' }, String(o.quantity)),
       h('td', { class: 'num' }, formatPrice(o.total)),
       h('td', { class: 'when' }, localTime(o.placedAt)),
@@ -331,7 +334,7 @@ export function mount(ctx) {
       const missing = wanted.filter((id) => !petsShown.has(id));
       if (missing.length) for (const [id, p] of await petsById(missing)) petsShown.set(id, p);
       // A pet deleted since: the sale its order was a line of keeps the name it was sold under.
-      const gone = [...open.items, ...done.items].filter((o) => o.saleId && !petsShown.has(o.petId) && !soldAs.has(o.id));
+      const gone = [...open.items, ...done.items].filter((o) => o.saleId && !o.petName && !petsShown.has(o.petId) && !soldAs.has(o.id));
       await Promise.all([...new Set(gone.map((o) => o.saleId))].map(async (saleId) => {
         const sale = /** @type {{ lines: Array<{ orderId: number, name: string }> } | null} */ (await api.get(`/store/sales/${saleId}`).catch(() => null));
         for (const l of sale?.lines ?? []) soldAs.set(l.orderId, l.name);
