@@ -1,11 +1,14 @@
-//! This user's data folder: where the store, its backups and its certificate live when no
-//! `--db` names a store.
+//! This user's folders: the data folder, where the store, its backups and its certificate live
+//! when no `--db` names a store, and the config folder, where the desktop app keeps its
+//! settings (`desktop.json`). One place for where they are on each system:
 //!
-//! - Linux: `$XDG_DATA_HOME/petstore` (`~/.local/share/petstore`); macOS: the user's
-//!   Application Support folder.
-//! - Windows: `%LOCALAPPDATA%\petstore\data`. The local profile, not the roaming one: a
-//!   roaming profile is copied to the domain's server at every sign-out, and a shop's store
-//!   (hundreds of megabytes with its backups, open while the server runs) must stay on the PC.
+//! - Linux: `$XDG_DATA_HOME/petstore` (`~/.local/share/petstore`) and `$XDG_CONFIG_HOME/petstore`
+//!   (`~/.config/petstore`); macOS: the user's Application Support folder for both.
+//! - Windows: `%LOCALAPPDATA%\petstore\data` and `%LOCALAPPDATA%\petstore\config`. The local
+//!   profile, not the roaming one: a roaming profile is copied to the domain's server at every
+//!   sign-out, and a shop's store (hundreds of megabytes with its backups, open while the
+//!   server runs) must stay on the PC, as must the desktop settings (they name this PC's own
+//!   address on the shop's network, which means nothing on another PC).
 //!
 //! Earlier versions kept the Windows store in `%APPDATA%\petstore\petstore\data` (roaming, the
 //! name doubled). A start that finds a store there and none at the new place moves the whole
@@ -34,6 +37,19 @@ pub fn folder() -> Option<PathBuf> {
     Some(folder)
 }
 
+/// This user's config folder (see the module's notes); `None` when the system names no home for
+/// this user. Not made here: whoever writes a file into it makes it.
+pub fn config_folder() -> Option<PathBuf> {
+    #[cfg(windows)]
+    {
+        Some(windows_folders(directories::BaseDirs::new()?.data_local_dir()).config)
+    }
+    #[cfg(not(windows))]
+    {
+        project_dirs().map(|dirs| dirs.config_dir().to_owned())
+    }
+}
+
 /// Logs what [`folder`] did before the log was set up (the server reads its settings, which
 /// name the store, before it starts its log).
 pub fn log_notes() {
@@ -57,20 +73,40 @@ struct Places {
     earlier: Option<PathBuf>,
 }
 
+/// The folders on Windows, under `%LOCALAPPDATA%` (`local`).
+#[cfg_attr(not(windows), allow(dead_code))]
+struct WindowsFolders {
+    data: PathBuf,
+    config: PathBuf,
+}
+
+#[cfg_attr(not(windows), allow(dead_code))]
+fn windows_folders(local: &Path) -> WindowsFolders {
+    let ours = local.join("petstore");
+    WindowsFolders {
+        data: ours.join("data"),
+        config: ours.join("config"),
+    }
+}
+
+/// The system's folders for "petstore" (on Windows, the roaming ones earlier versions used).
+fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("shop", "petstore", "petstore")
+}
+
 #[cfg(windows)]
 fn places() -> Option<Places> {
     let local = directories::BaseDirs::new()?.data_local_dir().to_owned();
-    let earlier = directories::ProjectDirs::from("shop", "petstore", "petstore")
-        .map(|dirs| dirs.data_dir().to_owned());
+    let earlier = project_dirs().map(|dirs| dirs.data_dir().to_owned());
     Some(Places {
-        current: local.join("petstore").join("data"),
+        current: windows_folders(&local).data,
         earlier,
     })
 }
 
 #[cfg(not(windows))]
 fn places() -> Option<Places> {
-    directories::ProjectDirs::from("shop", "petstore", "petstore").map(|dirs| Places {
+    project_dirs().map(|dirs| Places {
         current: dirs.data_dir().to_owned(),
         earlier: None,
     })
@@ -212,6 +248,23 @@ mod tests {
             "log"
         );
         assert!(note.unwrap().starts_with("using the store in "));
+    }
+
+    #[test]
+    fn on_windows_the_config_folder_is_beside_the_data_folder_in_the_local_profile() {
+        let local = Path::new(r"C:\Users\shop\AppData\Local");
+        let folders = windows_folders(local);
+        assert_eq!(folders.data, local.join("petstore").join("data"));
+        assert_eq!(folders.config, local.join("petstore").join("config"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn on_linux_the_config_folder_is_the_users_config_folder_for_petstore() {
+        let folder = config_folder().expect("a home for this user");
+        let data = places().expect("a home for this user").current;
+        assert!(folder.ends_with("petstore"), "{}", folder.display());
+        assert_ne!(folder, data, "the settings apart from the store");
     }
 
     #[test]

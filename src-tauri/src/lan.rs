@@ -87,15 +87,12 @@ pub struct LanStatus {
     pub changed: Option<String>,
 }
 
-/// Where the desktop settings live: `$XDG_CONFIG_HOME/petstore/desktop.json` on Linux
-/// (so a test can point `XDG_CONFIG_HOME` at a temporary folder).
+/// Where the desktop settings live: `desktop.json` in this user's config folder (see
+/// [`petstore::data_folder::config_folder`]): `$XDG_CONFIG_HOME/petstore/desktop.json` on
+/// Linux (so a test can point `XDG_CONFIG_HOME` at a temporary folder),
+/// `%LOCALAPPDATA%\petstore\config\desktop.json` on Windows.
 pub fn settings_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from(
-        crate::DIRS_QUALIFIER,
-        crate::DIRS_ORGANIZATION,
-        crate::DIRS_APPLICATION,
-    )
-    .map(|dirs| dirs.config_dir().join(FILE_NAME))
+    petstore::data_folder::config_folder().map(|folder| folder.join(FILE_NAME))
 }
 
 /// Reads the remembered setting; anything missing or unreadable gives the defaults.

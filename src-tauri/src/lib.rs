@@ -28,12 +28,6 @@ use tauri_plugin_notification::NotificationExt;
 
 use crate::shell::Shell;
 
-/// `directories::ProjectDirs::from` arguments for the desktop settings folder; the same
-/// application name as the server's data folder, so both live under "petstore".
-pub(crate) const DIRS_QUALIFIER: &str = "shop";
-pub(crate) const DIRS_ORGANIZATION: &str = "petstore";
-pub(crate) const DIRS_APPLICATION: &str = "petstore";
-
 /// The name of the in-memory admin key the window signs in with (it appears as the key name
 /// in the stock history).
 const SESSION_KEY_NAME: &str = "desktop";
