@@ -68,31 +68,29 @@ fn list(conn: &Connection, pages: &Pages, query: &OrderQuery) -> Result<Paged<Or
 }
 
 /// Cancelled orders, newest first (id descending, as the other order lists).
-fn cancelled(conn: &Connection, page: Page) -> Result<Paged<CancelledOrder>> {
-    let items = conn
-        .prepare_cached(
-            "SELECT id, pet_id, quantity, unit_price, placed_at, cancelled_at, pet_name
-             FROM cancelled_orders ORDER BY id DESC LIMIT +?1 OFFSET +?2",
-        )?
-        .query_map(params![page.limit, page.offset], |row| {
-            let quantity = row.get(2)?;
-            let unit_price = row.get(3)?;
-            Ok(CancelledOrder {
-                id: row.get(0)?,
-                pet_id: row.get(1)?,
-                quantity,
-                unit_price,
-                total: Order::total_of(unit_price, quantity),
-                placed_at: row.get(4)?,
-                cancelled_at: row.get(5)?,
-                pet_name: row.get(6)?,
-            })
-        })?
-        .collect::<DbResult<Vec<_>>>()?;
-    let total = conn
-        .prepare_cached("SELECT COUNT(*) FROM cancelled_orders")?
-        .query_row([], |row| row.get(0))?;
-    Ok(Paged { items, total })
+fn cancelled(conn: &Connection, pages: &Pages, page: Page) -> Result<Paged<CancelledOrder>> {
+    let list = ListSql {
+        columns: "id, pet_id, quantity, unit_price, placed_at, cancelled_at, pet_name",
+        from: "cancelled_orders",
+        order: "id DESC",
+        key: None,
+        then_id: None,
+        tables: &["cancelled_orders"],
+    };
+    sql::paged(conn, pages, &list, &Filter::default(), page, |row| {
+        let quantity = row.get(2)?;
+        let unit_price = row.get(3)?;
+        Ok(CancelledOrder {
+            id: row.get(0)?,
+            pet_id: row.get(1)?,
+            quantity,
+            unit_price,
+            total: Order::total_of(unit_price, quantity),
+            placed_at: row.get(4)?,
+            cancelled_at: row.get(5)?,
+            pet_name: row.get(6)?,
+        })
+    })
 }
 
 fn open_orders(conn: &Connection, pet_id: i64) -> Result<i64> {
@@ -282,7 +280,8 @@ impl<'s> Orders<'s> {
 
     /// Cancelled orders, newest first (id descending, as the other order lists).
     pub fn cancelled(&self, page: Page) -> Call<'s, Paged<CancelledOrder>> {
-        Call::read(self.0, move |c| cancelled(c, page))
+        let pages = self.0.pages();
+        Call::read(self.0, move |c| cancelled(c, &pages, page))
     }
 
     /// The order, or `not_found`.
