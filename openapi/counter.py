@@ -5,7 +5,7 @@ tables of the other files (generate.py calls extend() after the 1.1 shop's)."""
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
-from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, op, param, ref, replaced, request_body, schema, success
+from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, items, op, param, ref, replaced, request_body, schema, success
 from shop import query
 
 TAX_RATE = {
@@ -36,11 +36,6 @@ PAYMENT_AMOUNT = {
 METHOD = {"type": "string", "enum": ["cash", "card", "other"]}
 TILL_LENGTH = {"minLength": BOUNDS["till"]["min"], "maxLength": BOUNDS["till"]["max"]}
 DATE = {"type": "string", "format": "date"}
-
-
-def items(bound):
-    """`minItems` and `maxItems` of an array, from the bound of that name."""
-    return {"minItems": BOUNDS[bound]["min"], "maxItems": BOUNDS[bound]["max"]}
 
 
 def money(description, **extra):

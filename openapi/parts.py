@@ -102,6 +102,11 @@ def bounded(kind, bound, **extra):
     return out
 
 
+def items(bound):
+    """`minItems` and `maxItems` of an array, from the bound of that name."""
+    return {"minItems": BOUNDS[bound]["min"], "maxItems": BOUNDS[bound]["max"]}
+
+
 # The server refuses control characters (Unicode Cc: U+0000-001F and U+007F-009F) in every
 # text it stores, but the tab; a name also needs one character that is not white space.
 CONTROL = "\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f"

@@ -5,7 +5,7 @@ the other files (generate.py calls extend() after the counter's)."""
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
 from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
-from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, param, ref, replaced, request_body, schema, success
+from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, items, op, param, ref, replaced, request_body, schema, success
 from shop import NO_CONTENT, PRICE, query
 
 SUPPLIER_ID = path_id("supplierId", "supplier")
@@ -174,8 +174,7 @@ PURCHASE_ORDER_SCHEMAS = {
             "supplierId": dict(ID, description="The supplier (422 `validation_failed` when it names none)."),
             "lines": {
                 "type": "array",
-                "minItems": BOUNDS["purchaseLines"]["min"],
-                "maxItems": BOUNDS["purchaseLines"]["max"],
+                **items("purchaseLines"),
                 "items": {
                     "type": "object",
                     "additionalProperties": False,
@@ -236,8 +235,7 @@ PURCHASE_ORDER_SCHEMAS = {
         "properties": {
             "lines": {
                 "type": "array",
-                "minItems": BOUNDS["purchaseLines"]["min"],
-                "maxItems": BOUNDS["purchaseLines"]["max"],
+                **items("purchaseLines"),
                 "items": {
                     "type": "object",
                     "additionalProperties": False,
