@@ -36,7 +36,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -88,8 +87,8 @@ def read_stdout(server: harness.Server) -> str:
     return server.log_path.read_text(errors="replace") if server.log_path else ""
 
 
-def stop_gracefully(server: harness.Server) -> int | None:
-    """Ctrl+C, then the server's exit code once it has stopped (None if it never did).
+def stop_gracefully(server: harness.Server, within: float = 90) -> int | None:
+    """Ctrl+C, then the server's exit code once it has stopped (None if not within `within` s).
 
     Not `server.stop()`: its SIGTERM ends a Wine process at once, as Windows' TerminateProcess
     would, so the log lines still queued (written every 50 ms) are lost. After a Ctrl+C the
@@ -97,7 +96,7 @@ def stop_gracefully(server: harness.Server) -> int | None:
     """
     server.proc.send_signal(signal.SIGINT)
     try:
-        return server.proc.wait(90)
+        return server.proc.wait(within)
     except subprocess.TimeoutExpired:
         return None
 
@@ -155,13 +154,6 @@ def service_managers(prefix: Path) -> int:
     return count
 
 
-def free_port() -> int:
-    """A loopback port free right now (a service cannot print the port it bound)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def answers(base: str, key: str, path: str, within: float) -> tuple[int, bytes]:
     """GET `path` until it answers (a service has no output to wait on), at most `within` s."""
     deadline = time.monotonic() + within
@@ -215,11 +207,7 @@ def main() -> int:
                       second.returncode != 0 and "already open by another petstore" in second.stderr,
                       f"exit {second.returncode}: {second.stderr.strip()[-200:]}")
 
-        first.proc.send_signal(signal.SIGINT)
-        try:
-            code = first.proc.wait(60)
-        except subprocess.TimeoutExpired:
-            code = None
+        code = stop_gracefully(first, within=60)
         wal = folder / "store.sqlite-wal"
         log = read_stdout(first)
         results.check("Ctrl+C stops the server gracefully and closes the store",
@@ -373,7 +361,7 @@ def check_service(binary: Path, prefix: Path, results: Results, work: Path, db: 
         # Answered by the service manager, so it runs from here on (and starts no service of
         # ours at its boot: there is none yet).
         wine("sc", "query", "petstore")
-        port = free_port()
+        port = harness.free_port()  # a service cannot print the port it bound
         base = f"http://127.0.0.1:{port}"
         installed = run(binary, "--db", str(db), "service", "install", "--bind", f"127.0.0.1:{port}")
         try:
