@@ -465,12 +465,11 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
       void boot().then(() => notify('Signed out. This till stays paired.', 'ok'));
       return;
     }
-    const wasTill = till;
     forgetKey();
     history.replaceState(null, '', location.pathname);
     // Signed in with a key: back to the key form (a till), unless this device lists its
     // staff's names (a manager set it up): then to the names, where the next person starts.
-    const keyNotice = why === 'unpaired' ? `This device is unpaired: its key “${wasTill}” is revoked. To sell here again, pair it on Keys → Pair a till.`
+    const keyNotice = why === 'unpaired' ? `This device is unpaired: its key “${till}” is revoked. To sell here again, pair it on Keys → Pair a till.`
       : why === 'revoked' ? 'Your key was revoked or is no longer valid. Sign in with another key.' : undefined;
     if (staffSession.namesToOffer().length > 0) showSignIn(keyNotice);
     else showKeySignIn(keyNotice);

@@ -449,7 +449,6 @@ describe('an owner’s and a clerk’s day, second round', () => {
     // The list stays open across the count, and Molly has left it.
     assert.equal(await page.locator('details.st-left').evaluate((d) => /** @type {HTMLDetailsElement} */ (d).open), true);
     await page.locator('.st-left-list').getByRole('button', { name: 'Molly', exact: true }).waitFor({ state: 'detached' });
-    assert.equal(await page.locator('.st-left-list').getByRole('button', { name: 'Molly', exact: true }).count(), 0);
     await page.setViewportSize({ width: 820, height: 1180 });
     assert.deepEqual(await violations(page), []);
     await page.screenshot({ path: path.join(shots, 'tablet-stocktake.png'), fullPage: true });

@@ -112,9 +112,8 @@ export function mount(ctx) {
     results,
   );
 
-  /** Closes the count box, if `pick` is still the one shown. @param {number} [pick] */
-  function closeCounter(pick) {
-    if (pick !== undefined && pick !== picks) return;
+  /** Closes the count box (a pick still loading is dropped). */
+  function closeCounter() {
     picks += 1;
     picked = null;
     stockMoved = () => {};

@@ -45,7 +45,6 @@ export async function startServer(extraArgs = []) {
 
   return {
     base,
-    db,
     log: () => output,
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
