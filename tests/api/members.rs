@@ -22,11 +22,6 @@ async fn session_key(app: &TestApp, name: &str, role: &str, pin: &str) -> String
 }
 
 async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) {
-    // The first member a store takes is a manager.
-    if role != "admin" && app.get_json("/admin/staff").await == json!([]) {
-        let owner = json!({ "name": "Owner", "role": "admin", "pin": "8642" });
-        assert_eq!(app.post("/admin/staff", owner).await.status(), 201);
-    }
     let res = app
         .post(
             "/admin/staff",

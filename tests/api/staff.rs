@@ -29,7 +29,8 @@ async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) -> Value {
     body(res).await
 }
 
-/// The shop's first member, a manager: while no manager is enabled, only a manager may be added.
+/// The shop's owner, a manager member (any role may be the first member; see
+/// `a_clerk_may_be_the_first_member_added_as_interface_1_1_allows`).
 async fn owner(app: &TestApp) -> Value {
     add_member(app, "Owner", "admin", "8642").await
 }

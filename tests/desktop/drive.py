@@ -594,7 +594,7 @@ def pick_foreign_file(s, foreign):
 
 def counter_flow(s, pet):
     """Who is at the counter?: once the store has staff members, people sign in by name and PIN."""
-    # The manager first: while no manager is enabled, the store takes no other member.
+    # The manager first, as the Staff page offers.
     for person in ({"name": "Sam", "role": "admin", "pin": "1357"}, {"name": "Maria", "role": "staff", "pin": "2468"}):
         status, body = http("POST", f"{API}/admin/staff", person, KEY)
         check(f"staff member {person['name']} is added", status == 201, f"{status} {body}")
