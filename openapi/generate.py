@@ -5,10 +5,11 @@ The document repeats the same headers and error responses on every operation, so
 from a few tables instead of being edited by hand: parts.py (builders and shared fragments),
 errors.py (codes and error responses), schemas.py, headers.py (headers and parameters) and
 paths.py (the operations); this file puts them together. The committed JSON is what the server
-embeds and serves; after editing any of them run
+embeds and serves. ui.py writes the staff UI's copies from the same facts: ui/facts.js (plans,
+roles, bounds) and ui/openapi.d.ts (the schemas as types). After editing any of them run
 
-    python3 openapi/generate.py          # rewrite openapi/openapi.json
-    python3 openapi/generate.py --check  # exit 1 if openapi/openapi.json is out of date
+    python3 openapi/generate.py          # rewrite openapi/openapi.json, ui/facts.js, ui/openapi.d.ts
+    python3 openapi/generate.py --check  # exit 1 if any of them is out of date
 
 Standard library only, output is deterministic (keys in the order written here).
 """
@@ -24,6 +25,7 @@ from parts import header, json_content, param, schema, with_rate_limits
 from paths import PATHS
 from schemas import SCHEMAS
 import labels
+import ui
 import pairing
 import staff
 from shop import extend as extend_shop
@@ -202,23 +204,27 @@ conditional_reads()
 
 
 def render():
+    """Every file this generator writes, with its text."""
     check_operations()
-    return json.dumps(DOCUMENT, indent=2, ensure_ascii=False) + "\n"
+    return {OUT: json.dumps(DOCUMENT, indent=2, ensure_ascii=False) + "\n", **ui.outputs(DOCUMENT)}
 
 
 def main(argv):
-    text = render()
+    files = render()
     if argv[1:] == ["--check"]:
-        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is out of date: run python3 openapi/generate.py", file=sys.stderr)
+        stale = [p for p, text in files.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
+        for path in stale:
+            print(f"{path} is out of date: run python3 openapi/generate.py", file=sys.stderr)
+        if stale:
             return 1
-        print(f"{OUT.name} is up to date")
+        print(", ".join(p.name for p in files) + " are up to date")
         return 0
     if argv[1:]:
         print("usage: generate.py [--check]", file=sys.stderr)
         return 2
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
+    for path, text in files.items():
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
     return 0
 
 

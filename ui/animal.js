@@ -10,6 +10,7 @@ import { openDialog, formValues } from './dialog.js';
 import { notify } from './notify.js';
 import { careLog } from './carelog.js';
 import { dayText, todayIso } from './animalrules.js';
+import { BOUNDS } from './facts.js';
 
 /**
  * @typedef {import('./types.js').Pet} Pet
@@ -47,15 +48,15 @@ export function holdBadge(pet) {
 export function animalFields(animal) {
   const today = todayIso();
   const sex = select({ id: uid('sex'), name: 'animal.sex', required: true }, SEX_OPTIONS, animal?.sex ?? 'unknown');
-  const date = (/** @type {string} */ name, /** @type {string | undefined} */ value) =>
+  const date = (/** @type {string} */ name, /** @type {string | null | undefined} */ value) =>
     h('input', { id: uid(name), name: `animal.${name}`, type: 'date', max: today, value: value ?? '' });
-  const text = (/** @type {string} */ name, /** @type {string | undefined} */ value, /** @type {number} */ max) =>
+  const text = (/** @type {string} */ name, /** @type {string | null | undefined} */ value, /** @type {number} */ max) =>
     h('input', { id: uid(name), name: `animal.${name}`, type: 'text', autocomplete: 'off', maxlength: String(max), value: value ?? '' });
   const bornOn = date('bornOn', animal?.bornOn);
-  const breed = text('breed', animal?.breed, 100);
-  const colour = text('colour', animal?.colour, 100);
+  const breed = text('breed', animal?.breed, BOUNDS.breed.max);
+  const colour = text('colour', animal?.colour, BOUNDS.breed.max);
   const microchip = h('input', { id: uid('microchip'), name: 'animal.microchip', type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: '15', pattern: '[0-9]{15}', value: animal?.microchip ?? '' });
-  const source = text('source', animal?.source, 200);
+  const source = text('source', animal?.source, BOUNDS.animalSource.max);
   const arrivedOn = date('arrivedOn', animal?.arrivedOn);
   const el = h('fieldset', { class: 'animal-fields' },
     h('legend', {}, 'The animal'),

@@ -10,7 +10,7 @@ export function todayIso(now = new Date()) {
 /**
  * An animal's age from its birth date, as a clerk says it: weeks under 16 weeks, months
  * under 2 years, then years. Empty without a birth date.
- * @param {string | undefined} bornOn
+ * @param {string | null | undefined} bornOn
  * @param {Date} [now]
  */
 export function ageText(bornOn, now = new Date()) {

@@ -8,6 +8,7 @@ import * as api from './api.js';
 import { h, field, uid, select } from './dom.js';
 import { openDialog, formValues } from './dialog.js';
 import { srOnly } from './widgets.js';
+import { PLANS as PLAN_LIMITS } from './facts.js';
 
 /**
  * @typedef {{ code: string, expiresAt: string, url: string, onNetwork: boolean }} Pairing
@@ -17,11 +18,22 @@ import { srOnly } from './widgets.js';
 const ROLES = /** @type {Array<[string, string]>} */ ([
   ['pos', 'POS: a till that sells'], ['readonly', 'Read only: a screen that shows stock'], ['staff', 'Staff: a tablet for stock work'],
 ]);
-const PLANS = /** @type {Array<[string, string]>} */ ([
-  ['pro', 'Standard: one till (300 a minute, 10,000 a day)'],
-  ['free', 'Light: a device used now and then (60 a minute, 1,000 a day)'],
-  ['business', 'Busy: a staff screen or a busy till (1,000 a minute, 100,000 a day)'],
-]);
+/** What each plan suits, in a clerk's words; its limits come from the contract's facts. */
+const PLAN_USE = /** @type {Record<import('./types.js').Plan, string>} */ ({
+  free: 'Light: a device used now and then', pro: 'Standard: one till', business: 'Busy: a staff screen or a busy till', enterprise: 'Custom limits',
+});
+const count = (/** @type {number} */ n) => n.toLocaleString('en-US');
+/**
+ * The plans as choices, in the given order: "Standard: one till (300 a minute, 10,000 a day)".
+ * @param {import('./types.js').Plan[]} names
+ * @returns {Array<[string, string]>}
+ */
+export const planChoices = (names) => names.map((name) => {
+  const plan = PLAN_LIMITS.find((p) => p.name === name);
+  const limits = plan?.perMinute && plan.perDay ? ` (${count(plan.perMinute)} a minute, ${count(plan.perDay)} a day)` : '';
+  return [name, PLAN_USE[name] + limits];
+});
+const PLANS = planChoices(['pro', 'free', 'business']);
 const PLAN_FOR_ROLE = /** @type {Record<string, string>} */ ({ readonly: 'pro', pos: 'pro', staff: 'business' });
 
 /** "K7QM 4XPA": two groups of four, easier to read out and type. @param {string} code */

@@ -8,6 +8,8 @@
 //! its own `load()`. A view may say which events concern it (`affects`) so a sale of a pet it
 //! does not show costs no fetch at all. Pure: no DOM, so it is unit-tested in node.
 
+import { ROLES } from './facts.js';
+
 /**
  * @typedef {import('./types.js').Role} Role
  * @typedef {import('./types.js').StoreEvent} StoreEvent
@@ -46,14 +48,15 @@
 
 /** The least role for each action (readonly < pos < staff < admin). */
 const LEAST = /** @type {Record<Action, Role>} */ ({ read: 'readonly', sell: 'pos', stock: 'staff', edit: 'staff', admin: 'admin' });
-const RANK = /** @type {Record<Role, number>} */ ({ readonly: 0, pos: 1, staff: 2, admin: 3 });
+/** @param {Role} role */
+const rank = (role) => ROLES.indexOf(role);
 
 /**
  * @param {Role} role
  * @param {Action} action
  */
 export function roleCan(role, action) {
-  return RANK[role] >= RANK[LEAST[action]];
+  return rank(role) >= rank(LEAST[action]);
 }
 
 /**

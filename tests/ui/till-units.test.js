@@ -1,13 +1,10 @@
 // Unit tests of the till's pure modules, in node: the basket's money mirrors the store's
 // arithmetic (src/domain/tax.rs) to the minor unit, the cash helpers, and the basket's rules.
-// The modules are loaded from their source as data: URLs; neither imports anything.
+// The modules are loaded from their source as data: URLs (lib/modules.js).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-
-const load = (/** @type {string} */ name) =>
-  import('data:text/javascript,' + encodeURIComponent(readFileSync(new URL(`../../ui/${name}`, import.meta.url), 'utf8')));
+import { load } from './lib/modules.js';
 
 const { divRound, taxOf, lineMoney, basketMoney, paymentState, quickAmounts } = await load('till/sum.js');
 const B = await load('till/basket.js');

@@ -1,13 +1,9 @@
 // Unit tests of the UI's pure modules (the event-stream parser, the retry timing), in node.
-// The UI is plain browser ES modules with no package.json of its own, so they are loaded from
-// their source as data: URLs; neither imports anything.
+// They are loaded from their source as data: URLs (lib/modules.js).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-
-const load = (/** @type {string} */ name) =>
-  import('data:text/javascript,' + encodeURIComponent(readFileSync(new URL(`../../ui/${name}`, import.meta.url), 'utf8')));
+import { load } from './lib/modules.js';
 
 const { SseParser } = await load('sse.js');
 const { parseRetryAfter, retryDelay } = await load('backoff.js');

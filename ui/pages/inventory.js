@@ -14,6 +14,7 @@ import { openSetCount, openAdjust, openHistory, isLow, statusCell } from '../sto
 import { table, pager, actionsCell, stockFigure, pageHeader, sortHeader, srOnly } from '../widgets.js';
 import { matchesWords } from '../format.js';
 import { scanBox } from '../scan.js';
+import { BOUNDS } from '../facts.js';
 
 /**
  * @typedef {import('../types.js').Pet} Pet
@@ -166,7 +167,7 @@ export function mount(ctx) {
       return typeof now.reorderPoint === 'number' ? String(now.reorderPoint) : '';
     };
     const input = /** @type {HTMLInputElement} */ (h('input', {
-      type: 'number', class: 'rp-input', inputmode: 'numeric', min: '0', max: '1000000', step: '1',
+      type: 'number', class: 'rp-input', inputmode: 'numeric', min: String(BOUNDS.reorderPoint.min), max: String(BOUNDS.reorderPoint.max), step: '1',
       value: saved(), placeholder: '—', autocomplete: 'off', enterkeyhint: 'done',
       'aria-label': `Reorder point of ${pet.name}`, 'data-focus-key': `inv-${pet.id}-rp`,
       title: 'Low when stock is at or below this. Empty: never low (a single animal).',

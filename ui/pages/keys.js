@@ -11,7 +11,8 @@ import { openDialog, confirmAction, formValues } from '../dialog.js';
 import { notify, notifyError } from '../notify.js';
 import { localTime, shortTime } from '../format.js';
 import { table, actionsCell, pageHeader, srOnly } from '../widgets.js';
-import { openPairing, certificateNote } from '../pairing.js';
+import { openPairing, certificateNote, planChoices } from '../pairing.js';
+import { PLANS as PLAN_LIMITS } from '../facts.js';
 
 export const title = 'Keys';
 export const watches = ['key.'];
@@ -21,12 +22,7 @@ export const pollMs = 10_000;
 const ROLES = /** @type {Array<[string, string]>} */ ([
   ['readonly', 'Read only'], ['pos', 'POS'], ['staff', 'Staff'], ['admin', 'Admin'],
 ]);
-const PLANS = /** @type {Array<[string, string]>} */ ([
-  ['free', 'Light: a device used now and then (60 a minute, 1,000 a day)'],
-  ['pro', 'Standard: one till (300 a minute, 10,000 a day)'],
-  ['business', 'Busy: a staff screen or a busy till (1,000 a minute, 100,000 a day)'],
-  ['enterprise', 'Custom limits'],
-]);
+const PLANS = planChoices(PLAN_LIMITS.map((p) => p.name));
 /** The plan a new key gets for its role: staff screens re-read every list, tills only sell. */
 const PLAN_FOR_ROLE = /** @type {Record<string, string>} */ ({ readonly: 'pro', pos: 'pro', staff: 'business', admin: 'business' });
 const label = (/** @type {Array<[string,string]>} */ list, /** @type {string} */ v) => list.find(([k]) => k === v)?.[1].replace(/[:(].*/, '').trim() ?? v;

@@ -16,6 +16,7 @@ import { table, pager, actionsCell, statusBadge, pageHeader, srOnly } from '../w
 import { todayPanel } from '../today.js';
 import { formatPrice, loadProfile } from '../money.js';
 import { holdText } from '../animal.js';
+import { BOUNDS } from '../facts.js';
 
 /**
  * @typedef {import('../types.js').Order} Order
@@ -126,7 +127,7 @@ export function mount(ctx) {
         : shown.some((p) => p.hold) ? 'Greyed pets are sold, pending, out of stock or on hold (the reason is beside them).' : 'Greyed pets are sold, pending or out of stock.';
     };
     filter.addEventListener('input', () => { fill(); drawTotal(); });
-    const qty = h('input', { id: uid('qty'), name: 'quantity', type: 'number', inputmode: 'numeric', step: '1', min: '1', max: '10000', required: true, value: '1' });
+    const qty = h('input', { id: uid('qty'), name: 'quantity', type: 'number', inputmode: 'numeric', step: '1', min: String(BOUNDS.quantity.min), max: String(BOUNDS.quantity.max), required: true, value: '1' });
     // What the order comes to, before it is placed.
     const total = h('p', { class: 'order-total', 'aria-live': 'polite' });
     const drawTotal = () => {

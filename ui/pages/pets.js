@@ -15,6 +15,7 @@ import { exportPets, openImport } from '../transfer.js';
 import { formatPrice, parsePrice, priceInput, loadProfile, currentProfile } from '../money.js';
 import { petStockFields, openPrintLabels } from '../stockroom.js';
 import { holdBadge, oneAnimalSwitch, openAnimal } from '../animal.js';
+import { BOUNDS } from '../facts.js';
 
 /**
  * @typedef {import('../types.js').Pet} Pet
@@ -155,19 +156,19 @@ export function mount(ctx) {
       notify('Add a category first (Categories page): every pet belongs to one.', 'error');
       return;
     }
-    const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', value: pet?.name ?? '', autofocus: true, maxlength: '100' });
+    const name = h('input', { id: uid('name'), name: 'name', type: 'text', required: true, autocomplete: 'off', value: pet?.name ?? '', autofocus: true, maxlength: String(BOUNDS.name.max) });
     const cat = select(
       { id: uid('cat'), name: 'categoryId', required: true },
       [...categories].map(([id, n]) => [String(id), n]),
       String(pet?.categoryId ?? [...categories.keys()][0]),
     );
     const status = select({ id: uid('status'), name: 'status' }, STATUS_OPTIONS, pet ? (pet.status ?? '') : 'available');
-    const sku = h('input', { id: uid('sku'), name: 'sku', type: 'text', autocomplete: 'off', maxlength: '64', pattern: '[A-Za-z0-9._\\-]+', value: pet?.sku ?? preset.sku ?? '' });
+    const sku = h('input', { id: uid('sku'), name: 'sku', type: 'text', autocomplete: 'off', maxlength: String(BOUNDS.sku.max), pattern: '[A-Za-z0-9._\\-]+', value: pet?.sku ?? preset.sku ?? '' });
     const barcode = h('input', { id: uid('barcode'), name: 'barcode', type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: '14', value: pet?.barcode ?? preset.barcode ?? '' });
     const currency = currentProfile().currency;
     const price = h('input', { id: uid('price'), name: 'price', type: 'text', inputmode: 'decimal', autocomplete: 'off', value: priceInput(pet?.price), placeholder: formatPrice(0) });
     const stockroom = await petStockFields(pet);
-    const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: '0', max: '1000000', step: '1', value: '0' });
+    const stock = pet ? null : h('input', { id: uid('stock'), name: 'stock', type: 'number', inputmode: 'numeric', min: String(BOUNDS.stock.min), max: String(BOUNDS.stock.max), step: '1', value: '0' });
     // A tap on the box selects its 0, so typing 4 gives 4, not 04.
     stock?.addEventListener('focus', () => /** @type {HTMLInputElement} */ (stock).select());
     const oneAnimal = pet ? null : oneAnimalSwitch(/** @type {HTMLInputElement | null} */ (stock));

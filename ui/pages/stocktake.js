@@ -28,9 +28,10 @@ import { signed, shortTime, matchesWords } from '../format.js';
 import { unlikelyCount } from '../rules.js';
 import { readCountBox } from '../countscan.js';
 import { stockFor } from '../lookups.js';
+import { BOUNDS } from '../facts.js';
 
 /** The most a count can be (the store's stock bound). */
-const COUNT_MAX = 1_000_000;
+const COUNT_MAX = BOUNDS.stock.max;
 
 /**
  * @typedef {import('../types.js').Pet} Pet

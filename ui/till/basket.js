@@ -1,5 +1,8 @@
 //! The basket on the till: its lines (a pet as the till knows it, the units, the discount),
-//! changed only through these functions, each answering a new basket. Pure (no imports).
+//! changed only through these functions, each answering a new basket. Pure (it imports only the
+//! contract's facts).
+
+import { BOUNDS } from '../facts.js';
 
 /**
  * The part of a pet the till keeps and sells from (its catalogue copy).
@@ -23,7 +26,7 @@
  */
 
 /** The most units of one line (as the store takes them). */
-export const QUANTITY_MAX = 10000;
+export const QUANTITY_MAX = BOUNDS.quantity.max;
 
 /**
  * The basket with one more of `item`: its line's quantity goes up, or a new line at the end.
