@@ -87,7 +87,11 @@ async fn a_backup_taken_during_a_stream_of_writes_holds_every_order_acknowledged
         .await
         .unwrap()
         .unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    // Writes go on after the backup too: a few more are acknowledged (counted, not timed).
+    let at_backup = acknowledged.lock().unwrap().len();
+    while acknowledged.lock().unwrap().len() <= at_backup + 10 {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     running.store(false, Ordering::Relaxed);
     for writer in writers {
         writer.await.unwrap();
