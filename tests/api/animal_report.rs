@@ -8,24 +8,12 @@ use crate::support::{assert_error, body, header, TestApp};
 
 async fn animal_for_sale(app: &TestApp, name: &str, animal: serde_json::Value) -> i64 {
     let category = app.category(&format!("{name} kind")).await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": name, "categoryId": category, "status": "available",
-                    "price": 40_000, "animal": animal }),
-        )
-        .await;
-    assert_eq!(res.status(), 201);
-    let id = body(res).await["id"].as_i64().unwrap();
-    let res = app
-        .send_json(
-            Method::PUT,
-            &format!("/store/inventory/{id}"),
-            json!({ "quantity": 1 }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
-    id
+    app.pet(name, category)
+        .with("price", 40_000)
+        .with("animal", animal)
+        .stock(1)
+        .create()
+        .await
 }
 
 #[tokio::test]
@@ -36,22 +24,13 @@ async fn the_report_lists_each_animal_sold_with_its_record_sale_and_buyer() {
     let bella = animal_for_sale(&app, "Bella", record.clone()).await;
     let unsold = animal_for_sale(&app, "Milo", json!({ "sex": "male" })).await;
     let category = app.category("Food").await;
-    let food = body(
-        app.post(
-            "/pets",
-            json!({ "name": "Kibble", "categoryId": category, "price": 500 }),
-        )
-        .await,
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
-    app.send_json(
-        Method::PUT,
-        &format!("/store/inventory/{food}"),
-        json!({ "quantity": 5 }),
-    )
-    .await;
+    let food = app
+        .pet("Kibble", category)
+        .no_status()
+        .with("price", 500)
+        .stock(5)
+        .create()
+        .await;
     let res = app
         .post(
             "/store/sales",

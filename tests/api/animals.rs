@@ -20,20 +20,12 @@ fn day(offset: i64) -> String {
 /// A priced, available pet that is one animal; `stock` is 0 or 1. Its id.
 async fn animal_pet(app: &TestApp, name: &str, animal: Value, stock: i64) -> i64 {
     let category = app.category(&format!("{name} kind")).await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": name, "categoryId": category, "status": "available",
-                    "price": 50_000, "animal": animal }),
-        )
-        .await;
-    assert_eq!(res.status(), 201, "creating {name}");
-    let id = body(res).await["id"].as_i64().unwrap();
-    if stock > 0 {
-        let res = set_stock(app, id, stock).await;
-        assert_eq!(res.status(), 200);
-    }
-    id
+    app.pet(name, category)
+        .with("price", 50_000)
+        .with("animal", animal)
+        .stock(stock)
+        .create()
+        .await
 }
 
 async fn set_stock(app: &TestApp, pet: i64, quantity: i64) -> reqwest::Response {
@@ -43,12 +35,6 @@ async fn set_stock(app: &TestApp, pet: i64, quantity: i64) -> reqwest::Response 
         json!({ "quantity": quantity }),
     )
     .await
-}
-
-async fn stock(app: &TestApp, pet: i64) -> i64 {
-    app.get_json(&format!("/store/inventory/{pet}")).await["quantity"]
-        .as_i64()
-        .unwrap()
 }
 
 async fn pet(app: &TestApp, id: i64) -> Value {
@@ -245,7 +231,7 @@ async fn an_animal_is_one_individual_on_every_path_that_changes_stock() {
         )
         .await;
     assert_error(res, 422, "validation_failed").await;
-    assert_eq!(stock(&app, id).await, 1);
+    assert_eq!(app.stock(id).await, 1);
 
     // A CSV import that sets two is an error of its line.
     let csv = format!("id,name,category,quantity\r\n{id},Pip,Pip kind,2\r\n");
@@ -255,7 +241,7 @@ async fn an_animal_is_one_individual_on_every_path_that_changes_stock() {
     assert_eq!(res.status(), 422);
     let summary = body(res).await;
     assert!(summary.to_string().contains("quantity"), "{summary}");
-    assert_eq!(stock(&app, id).await, 1);
+    assert_eq!(app.stock(id).await, 1);
 
     // Down to 0 and back to 1 is fine.
     assert_eq!(set_stock(&app, id, 0).await.status(), 200);
@@ -293,7 +279,7 @@ async fn a_stocktake_refuses_a_count_of_two_for_an_animal_as_it_is_counted() {
         .post(&format!("/store/stocktakes/{take}/apply"), json!({}))
         .await;
     assert_eq!(res.status(), 200);
-    assert_eq!(stock(&app, id).await, 0);
+    assert_eq!(app.stock(id).await, 0);
 }
 
 #[tokio::test]
@@ -463,14 +449,13 @@ async fn an_offline_sale_of_a_held_animal_is_recorded_without_a_buyer() {
 async fn selling_an_animal_needs_the_buyers_name_and_a_phone_or_an_email() {
     let app = TestApp::spawn().await;
     let category = app.category("Food").await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": "Kibble", "categoryId": category, "price": 500 }),
-        )
+    let food = app
+        .pet("Kibble", category)
+        .no_status()
+        .with("price", 500)
+        .stock(10)
+        .create()
         .await;
-    let food = body(res).await["id"].as_i64().unwrap();
-    assert_eq!(set_stock(&app, food, 10).await.status(), 200);
     let id = animal_pet(&app, "Luna", json!({ "sex": "female" }), 1).await;
 
     for customer in [

@@ -16,15 +16,10 @@ fn day(offset: i64) -> String {
 
 async fn animal(app: &TestApp, name: &str) -> i64 {
     let category = app.category(&format!("{name} kind")).await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": name, "categoryId": category, "status": "available",
-                    "animal": { "sex": "female" } }),
-        )
-        .await;
-    assert_eq!(res.status(), 201);
-    body(res).await["id"].as_i64().unwrap()
+    app.pet(name, category)
+        .with("animal", json!({ "sex": "female" }))
+        .create()
+        .await
 }
 
 async fn care(app: &TestApp, pet: i64, entry: Value) -> Value {

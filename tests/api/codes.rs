@@ -11,13 +11,7 @@ async fn create(app: &TestApp, pet: Value) -> reqwest::Response {
 }
 
 async fn pet(app: &TestApp, cat: i64, extra: Value) -> Value {
-    let mut pet = json!({ "name": "Goldie", "categoryId": cat, "status": "available" });
-    for (k, v) in extra.as_object().unwrap() {
-        pet[k] = v.clone();
-    }
-    let res = create(app, pet).await;
-    assert_eq!(res.status(), 201);
-    body(res).await
+    app.pet("Goldie", cat).fields(extra).created().await
 }
 
 #[tokio::test]

@@ -237,10 +237,7 @@ async fn the_inventory_lists_items_by_pet_and_a_pet_without_status_counts_as_ava
     let app = TestApp::spawn().await;
     let cat = app.category("Dogs").await;
     let rex = app.pet_with_stock("Rex", cat, 5).await;
-    let res = app
-        .post("/pets", json!({ "name": "Plain", "categoryId": cat }))
-        .await;
-    let plain = body(res).await["id"].as_i64().unwrap();
+    let plain = app.pet("Plain", cat).no_status().create().await;
     let sold = app.pet_with_stock("Gone", cat, 0).await;
     let res = app
         .send_json(

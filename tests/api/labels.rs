@@ -6,16 +6,15 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::support::{assert_error, body, header, TestApp};
+use crate::support::{assert_error, header, TestApp};
 
 async fn pet(app: &TestApp, category: i64, fields: Value) -> i64 {
-    let mut new = json!({ "categoryId": category });
-    new.as_object_mut()
-        .unwrap()
-        .extend(fields.as_object().unwrap().clone());
-    let res = app.post("/pets", new).await;
-    assert_eq!(res.status(), 201);
-    body(res).await["id"].as_i64().unwrap()
+    let name = fields["name"].as_str().unwrap();
+    app.pet(name, category)
+        .no_status()
+        .fields(fields.clone())
+        .create()
+        .await
 }
 
 /// Runs `program` with `args`, failing loudly (never skipping) when it is not installed.

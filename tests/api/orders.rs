@@ -110,18 +110,7 @@ async fn rule_1_a_pending_or_sold_pet_cannot_be_ordered() {
 async fn rule_1_a_pet_without_status_can_be_ordered() {
     let app = TestApp::spawn().await;
     let cat = app.category("Dogs").await;
-    let res = app
-        .post("/pets", json!({ "name": "Plain", "categoryId": cat }))
-        .await;
-    let id = body(res).await["id"].as_i64().unwrap();
-    let res = app
-        .send_json(
-            Method::PUT,
-            &format!("/store/inventory/{id}"),
-            json!({ "quantity": 3 }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    let id = app.pet("Plain", cat).no_status().stock(3).create().await;
     app.order(id, 1).await;
     assert_eq!(app.stock(id).await, 2);
     assert!(pet(&app, id).await.get("status").is_none());
@@ -539,18 +528,7 @@ async fn a_cancelled_order_id_is_never_given_to_a_new_order() {
 async fn rule_2_taking_the_last_unit_of_a_pet_without_status_makes_it_pending() {
     let app = TestApp::spawn().await;
     let cat = app.category("Dogs").await;
-    let res = app
-        .post("/pets", json!({ "name": "Plain", "categoryId": cat }))
-        .await;
-    let id = body(res).await["id"].as_i64().unwrap();
-    let res = app
-        .send_json(
-            Method::PUT,
-            &format!("/store/inventory/{id}"),
-            json!({ "quantity": 2 }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    let id = app.pet("Plain", cat).no_status().stock(2).create().await;
     let order = app.order(id, 2).await;
     assert_eq!(pet(&app, id).await["status"], "pending");
     assert_eq!(complete(&app, &order).await.status(), 200);

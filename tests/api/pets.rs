@@ -230,10 +230,7 @@ async fn the_pet_list_filters_by_status_category_name_and_ids() {
         )
         .await;
     assert_eq!(res.status(), 200);
-    let res = app
-        .post("/pets", json!({ "name": "Nobody", "categoryId": cats }))
-        .await;
-    let none = body(res).await["id"].as_i64().unwrap();
+    let none = app.pet("Nobody", cats).no_status().create().await;
 
     let ids = |v: serde_json::Value| -> Vec<i64> {
         v.as_array()
@@ -353,14 +350,13 @@ async fn search_matches_every_word_in_any_order_in_the_name_or_at_the_start_of_a
     let found = app.get_json("/pets?q=beagle%20cat").await;
     assert_eq!(names(&found), Vec::<i64>::new(), "every word must match");
 
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": "Tetra flakes", "categoryId": fish, "sku": "TF-100", "barcode": "4006381333931" }),
-        )
+    let flakes = app
+        .pet("Tetra flakes", fish)
+        .no_status()
+        .with("sku", "TF-100")
+        .with("barcode", "4006381333931")
+        .create()
         .await;
-    assert_eq!(res.status(), 201);
-    let flakes = body(res).await["id"].as_i64().unwrap();
     let found = app.get_json("/pets?q=tf-100").await;
     assert_eq!(names(&found), vec![flakes], "the sku, any case");
     let found = app.get_json("/pets?q=333931%20fish").await;

@@ -10,25 +10,13 @@ use crate::support::{assert_error, body, header, TestApp};
 /// A pet of `supplier` with a cost, `stock` units and (when given) a reorder point.
 async fn stocked(app: &TestApp, name: &str, supplier: i64, cost: i64, stock: i64) -> i64 {
     let cat = app.category(&format!("{name} kind")).await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": name, "categoryId": cat, "supplierId": supplier, "cost": cost }),
-        )
-        .await;
-    assert_eq!(res.status(), 201);
-    let id = body(res).await["id"].as_i64().unwrap();
-    if stock > 0 {
-        let res = app
-            .send_json(
-                Method::PUT,
-                &format!("/store/inventory/{id}"),
-                json!({ "quantity": stock }),
-            )
-            .await;
-        assert_eq!(res.status(), 200);
-    }
-    id
+    app.pet(name, cat)
+        .no_status()
+        .with("supplierId", supplier)
+        .with("cost", cost)
+        .stock(stock)
+        .create()
+        .await
 }
 
 async fn draft(app: &TestApp, supplier: i64, lines: Value) -> Value {
@@ -53,12 +41,6 @@ async fn receive(app: &TestApp, id: &Value, lines: Value) -> Response {
         json!({ "lines": lines }),
     )
     .await
-}
-
-async fn stock(app: &TestApp, pet: i64) -> i64 {
-    app.get_json(&format!("/store/inventory/{pet}")).await["quantity"]
-        .as_i64()
-        .unwrap()
 }
 
 /// Asserts an Error object with `code`, and the `line` of the request it names.
@@ -253,7 +235,7 @@ async fn suggest_counts_what_open_orders_still_bring_so_asking_twice_orders_once
     )
     .await;
     assert_eq!(res.status(), 200);
-    assert_eq!(stock(&app, guppy).await, 3);
+    assert_eq!(app.stock(guppy).await, 3);
     assert_eq!(suggest().await.status(), 204);
     let list = app
         .get_json(&format!("/store/purchase-orders?supplierId={acme}"))
@@ -326,7 +308,7 @@ async fn receiving_adds_to_stock_with_history_naming_the_order_partial_then_rece
     assert_eq!(partial["status"], "partial");
     assert_eq!(partial["lines"][0]["received"], 6);
     assert_eq!(partial["closedAt"], json!(null));
-    assert_eq!(stock(&app, guppy).await, 8);
+    assert_eq!(app.stock(guppy).await, 8);
     let history = app
         .get_json(&format!("/store/inventory/{guppy}/adjustments"))
         .await;
@@ -346,10 +328,7 @@ async fn receiving_adds_to_stock_with_history_naming_the_order_partial_then_rece
     let received = body(res).await;
     assert_eq!(received["status"], "received");
     assert!(received["closedAt"].is_string());
-    assert_eq!(
-        (stock(&app, guppy).await, stock(&app, tetra).await),
-        (12, 4)
-    );
+    assert_eq!((app.stock(guppy).await, app.stock(tetra).await), (12, 4));
     let closed = format!("/store/purchase-orders/{id}");
     for res in [
         receive(&app, id, json!([{ "petId": guppy, "quantity": 1 }])).await,
@@ -364,7 +343,7 @@ async fn receiving_adds_to_stock_with_history_naming_the_order_partial_then_rece
     ] {
         assert_error(res, 409, "purchase_order_closed").await;
     }
-    assert_eq!(stock(&app, guppy).await, 12);
+    assert_eq!(app.stock(guppy).await, 12);
 }
 
 #[tokio::test]
@@ -405,14 +384,14 @@ async fn receiving_more_than_was_ordered_and_not_yet_received_is_over_receipt_an
         (&now["lines"][0]["received"], &now["lines"][1]["received"]),
         (&json!(3), &json!(0))
     );
-    assert_eq!((stock(&app, guppy).await, stock(&app, tetra).await), (3, 0));
+    assert_eq!((app.stock(guppy).await, app.stock(tetra).await), (3, 0));
     assert_eq!(
         receive(&app, id, json!([{ "petId": guppy, "quantity": 2 }]))
             .await
             .status(),
         200
     );
-    assert_eq!(stock(&app, guppy).await, 5);
+    assert_eq!(app.stock(guppy).await, 5);
 }
 
 #[tokio::test]
@@ -436,7 +415,7 @@ async fn a_receipt_sent_twice_with_one_idempotency_key_is_received_once() {
     assert_eq!(again.status(), 200);
     assert_eq!(header(&again, "idempotent-replayed"), "true");
     assert_eq!(body(again).await, first);
-    assert_eq!(stock(&app, guppy).await, 2);
+    assert_eq!(app.stock(guppy).await, 2);
 }
 
 #[tokio::test]
@@ -462,7 +441,7 @@ async fn a_draft_or_a_sent_order_with_nothing_received_is_cancelled_and_then_clo
         .await;
         assert_error(res, 409, "purchase_order_closed").await;
     }
-    assert_eq!(stock(&app, guppy).await, 0);
+    assert_eq!(app.stock(guppy).await, 0);
     // A supplier named by purchase orders stays.
     let res = app
         .send_json(
@@ -524,14 +503,12 @@ async fn one_order_comes_as_csv_with_its_lines_and_formulas_guarded() {
     let app = TestApp::spawn().await;
     let acme = supplier(&app, "Acme").await;
     let cat = app.category("Fish").await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": "=HYPERLINK(1)", "categoryId": cat, "sku": "GUP-1",
-                    "barcode": "4006381333931", "cost": 120 }),
-        )
+    let pet = app
+        .pet("=HYPERLINK(1)", cat)
+        .no_status()
+        .fields(json!({ "sku": "GUP-1", "barcode": "4006381333931", "cost": 120 }))
+        .create()
         .await;
-    let pet = body(res).await["id"].as_i64().unwrap();
     let order = draft(&app, acme, json!([{ "petId": pet, "quantity": 3 }])).await;
     let res = app
         .request(
@@ -574,7 +551,7 @@ async fn receipts_at_the_same_moment_never_take_a_line_past_what_was_ordered() {
         .collect();
     statuses.sort_unstable();
     assert_eq!(statuses, [[200; 5].as_slice(), &[409; 7]].concat());
-    assert_eq!(stock(&app, guppy).await, 5);
+    assert_eq!(app.stock(guppy).await, 5);
     let now = app
         .get_json(&format!("/store/purchase-orders/{}", order["id"]))
         .await;

@@ -14,23 +14,12 @@ async fn profile(app: &TestApp, change: Value) {
 
 async fn priced(app: &TestApp, name: &str, price: i64, stock: i64) -> i64 {
     let category = app.category(&format!("shelf {price}")).await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": name, "categoryId": category, "price": price }),
-        )
-        .await;
-    assert_eq!(res.status(), 201, "creating {name}");
-    let id = body(res).await["id"].as_i64().unwrap();
-    let res = app
-        .send_json(
-            Method::PUT,
-            &format!("/store/inventory/{id}"),
-            json!({ "quantity": stock }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
-    id
+    app.pet(name, category)
+        .no_status()
+        .with("price", price)
+        .stock(stock)
+        .create()
+        .await
 }
 
 async fn receipt(app: &TestApp, id: &Value, accept: Option<&str>) -> (String, String) {

@@ -12,31 +12,13 @@ use crate::support::{assert_error, body, header, TestApp};
 /// A pet with a price (and its own tax rate, if any) and `stock` units; its id.
 async fn priced_pet(app: &TestApp, name: &str, price: i64, rate: Option<i64>, stock: i64) -> i64 {
     let category = app.category(&format!("{name} shelf")).await;
-    let mut pet = json!({ "name": name, "categoryId": category, "price": price,
-                          "status": "available" });
-    if let Some(rate) = rate {
-        pet["taxRate"] = json!(rate);
+    let pet = app.pet(name, category).with("price", price).stock(stock);
+    match rate {
+        Some(rate) => pet.with("taxRate", rate),
+        None => pet,
     }
-    let res = app.post("/pets", pet).await;
-    assert_eq!(res.status(), 201, "creating {name}");
-    let id = body(res).await["id"].as_i64().unwrap();
-    if stock > 0 {
-        let res = app
-            .send_json(
-                Method::PUT,
-                &format!("/store/inventory/{id}"),
-                json!({ "quantity": stock }),
-            )
-            .await;
-        assert_eq!(res.status(), 200);
-    }
-    id
-}
-
-async fn stock(app: &TestApp, pet: i64) -> i64 {
-    app.get_json(&format!("/store/inventory/{pet}")).await["quantity"]
-        .as_i64()
-        .unwrap()
+    .create()
+    .await
 }
 
 async fn sell(app: &TestApp, sale: Value) -> Value {
@@ -130,8 +112,8 @@ async fn a_two_line_basket_is_sold_with_its_tax_change_and_an_order_per_line() {
     assert!(sale["keyName"].is_string());
     assert_eq!(sale["soldAt"], sale["placedAt"]);
 
-    assert_eq!(stock(&app, food).await, 8);
-    assert_eq!(stock(&app, guppy).await, 17);
+    assert_eq!(app.stock(food).await, 8);
+    assert_eq!(app.stock(guppy).await, 17);
     for line in lines {
         let order = app
             .get_json(&format!("/store/orders/{}", line["orderId"]))
@@ -260,7 +242,7 @@ async fn the_first_failing_line_decides_the_answer_names_its_line_and_nothing_ch
         let res = app.post("/store/sales", sale(lines.clone())).await;
         assert_line_error(res, status, code, line).await;
     }
-    assert_eq!(stock(&app, fine).await, 5, "nothing was taken");
+    assert_eq!(app.stock(fine).await, 5, "nothing was taken");
     assert_eq!(app.get_json("/store/sales").await, json!([]));
     assert_eq!(app.get_json("/store/orders").await, json!([]));
 }
@@ -290,7 +272,7 @@ async fn payments_must_cover_the_total_and_only_cash_may_exceed_it() {
     )
     .await;
     assert_eq!(sale["change"], 100);
-    assert_eq!(stock(&app, pet).await, 9);
+    assert_eq!(app.stock(pet).await, 9);
 }
 
 #[tokio::test]
@@ -330,7 +312,7 @@ async fn an_offline_sale_is_a_fact_recorded_past_stock_and_status_with_short_by(
     assert_ne!(sale["placedAt"], sold_at);
     assert_eq!(sale["lines"][0]["shortBy"], 3);
     assert_eq!(sale["total"], 1_500);
-    assert_eq!(stock(&app, pet).await, 0);
+    assert_eq!(app.stock(pet).await, 0);
     let order = app
         .get_json(&format!("/store/orders/{}", sale["lines"][0]["orderId"]))
         .await;
@@ -442,7 +424,7 @@ async fn a_readonly_key_may_not_sell() {
         .await
         .unwrap();
     assert_error(res, 403, "forbidden").await;
-    assert_eq!(stock(&app, pet).await, 3);
+    assert_eq!(app.stock(pet).await, 3);
 }
 
 #[tokio::test]
@@ -462,7 +444,7 @@ async fn a_repeated_sale_with_its_idempotency_key_replays_without_selling_again(
     let again = send(sale.clone()).await.unwrap();
     assert_eq!(again.status(), 201);
     assert_eq!(body(again).await, first);
-    assert_eq!(stock(&app, pet).await, 3, "sold once");
+    assert_eq!(app.stock(pet).await, 3, "sold once");
     let mut other = sale;
     other["till"] = json!("Back");
     let res = send(other).await.unwrap();
@@ -562,7 +544,7 @@ async fn parallel_sales_of_the_last_units_sell_each_once_and_number_them_without
     }
     numbers.sort_unstable();
     assert_eq!(numbers, vec![1, 2, 3, 4, 5]);
-    assert_eq!(stock(&app, pet).await, 0);
+    assert_eq!(app.stock(pet).await, 0);
 }
 
 #[tokio::test]
@@ -616,7 +598,7 @@ async fn a_body_out_of_bounds_is_refused_naming_the_field() {
         let message = assert_error(res, status, code).await;
         assert!(message.contains(field), "{sale}: {message}");
     }
-    assert_eq!(stock(&app, pet).await, 5);
+    assert_eq!(app.stock(pet).await, 5);
 }
 
 /// Sells `quantity` units of a new pet at `price` (prices include tax at 20 %); the sale.
@@ -674,7 +656,7 @@ async fn refunds_give_the_rounded_share_and_the_last_gives_exactly_what_is_left(
     assert_eq!(taxes, vec![56, 56, 55]);
     let after = app.get_json(&format!("/store/sales/{}", sale["id"])).await;
     assert_eq!(after["refunded"], 999);
-    assert_eq!(stock(&app, pet).await, 3, "every unit is back");
+    assert_eq!(app.stock(pet).await, 3, "every unit is back");
     let history = app
         .get_json(&format!("/store/inventory/{pet}/adjustments"))
         .await;
@@ -722,7 +704,7 @@ async fn a_refund_past_what_was_sold_or_of_a_pet_not_sold_is_refused_and_nothing
         app.get_json(&format!("/store/sales/{}", sale["id"])).await["refunded"],
         0
     );
-    assert_eq!(stock(&app, pet).await, 3);
+    assert_eq!(app.stock(pet).await, 3);
     let res = app
         .post(
             "/store/sales/999999/refunds",
@@ -795,7 +777,7 @@ async fn a_refund_without_restock_leaves_the_stock_and_only_staff_may_refund() {
         (&given["amount"], &given["restock"], &given["till"]),
         (&json!(1000), &json!(false), &json!("Back"))
     );
-    assert_eq!(stock(&app, pet).await, 2, "not restocked");
+    assert_eq!(app.stock(pet).await, 2, "not restocked");
 }
 
 #[tokio::test]
@@ -816,7 +798,7 @@ async fn a_refund_with_restock_null_is_refused_naming_it_and_nothing_is_refunded
         .get_json(&format!("/store/sales/{}/refunds", sale["id"]))
         .await;
     assert_eq!(refunds, json!([]));
-    assert_eq!(stock(&app, pet).await, 2);
+    assert_eq!(app.stock(pet).await, 2);
 }
 
 #[tokio::test]
@@ -862,7 +844,7 @@ async fn a_repeated_refund_with_its_idempotency_key_replays_without_refunding_ag
         app.get_json(&format!("/store/sales/{}", sale["id"])).await["refunded"],
         700
     );
-    assert_eq!(stock(&app, pet).await, 1);
+    assert_eq!(app.stock(pet).await, 1);
 }
 
 #[tokio::test]

@@ -49,21 +49,13 @@ async fn sales_count_on_their_sold_day_and_refunds_on_the_day_they_were_made() {
         .await;
     assert_eq!(res.status(), 200);
     let category = app.category("Food").await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": "Kibble", "categoryId": category, "price": 1_200 }),
-        )
+    let kibble = app
+        .pet("Kibble", category)
+        .no_status()
+        .with("price", 1_200)
+        .stock(50)
+        .create()
         .await;
-    let kibble = body(res).await["id"].as_i64().unwrap();
-    let res = app
-        .send_json(
-            Method::PUT,
-            &format!("/store/inventory/{kibble}"),
-            json!({ "quantity": 50 }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
     let now = Utc::now();
     let day = |back: i64| (now - Duration::days(back)).date_naive().to_string();
 

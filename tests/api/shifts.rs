@@ -13,23 +13,12 @@ use crate::support::{assert_error, body, TestApp};
 /// Prices include 20 % tax; a pet with `price` and `stock` units; its id.
 async fn pet(app: &TestApp, name: &str, price: i64, stock: i64) -> i64 {
     let category = app.category(&format!("{name} shelf")).await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": name, "categoryId": category, "price": price }),
-        )
-        .await;
-    assert_eq!(res.status(), 201);
-    let id = body(res).await["id"].as_i64().unwrap();
-    let res = app
-        .send_json(
-            Method::PUT,
-            &format!("/store/inventory/{id}"),
-            json!({ "quantity": stock }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
-    id
+    app.pet(name, category)
+        .no_status()
+        .with("price", price)
+        .stock(stock)
+        .create()
+        .await
 }
 
 async fn taxed_at_twenty_percent_included(app: &TestApp) {

@@ -115,13 +115,12 @@ async fn a_supplier_named_by_a_pet_cannot_be_deleted_until_the_pet_lets_go() {
     let app = TestApp::spawn().await;
     let acme = supplier(&app, "Acme").await;
     let cat = app.category("Fish").await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": "Guppy", "categoryId": cat, "supplierId": acme }),
-        )
+    let pet = app
+        .pet("Guppy", cat)
+        .no_status()
+        .with("supplierId", acme)
+        .create()
         .await;
-    let pet = body(res).await["id"].as_i64().unwrap();
     let path = format!("/store/suppliers/{acme}");
     assert_error(app.delete(&path).await, 409, "conflict").await;
     assert_eq!(app.get(&path).await.status(), 200);

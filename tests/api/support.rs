@@ -216,27 +216,24 @@ impl TestApp {
         body(res).await["id"].as_i64().unwrap()
     }
 
-    /// Creates an `available` pet in `category`, with `stock` units (none set when 0).
-    pub async fn pet_with_stock(&self, name: &str, category: i64, stock: i64) -> i64 {
-        let res = self
-            .post(
-                "/pets",
-                json!({ "name": name, "categoryId": category, "status": "available" }),
-            )
-            .await;
-        assert_eq!(res.status(), 201, "creating pet {name}");
-        let id = body(res).await["id"].as_i64().unwrap();
-        if stock > 0 {
-            let res = self
-                .send_json(
-                    Method::PUT,
-                    &format!("/store/inventory/{id}"),
-                    json!({ "quantity": stock }),
-                )
-                .await;
-            assert_eq!(res.status(), 200, "setting stock of {name}");
+    /// A pet to create in `category` with the admin key, `available` unless told otherwise:
+    /// `app.pet("Rex", cat).stock(3).create().await`.
+    pub fn pet(&self, name: &str, category: i64) -> PetBuilder<'_> {
+        let mut body = serde_json::Map::new();
+        body.insert("name".into(), json!(name));
+        body.insert("categoryId".into(), json!(category));
+        body.insert("status".into(), json!("available"));
+        PetBuilder {
+            app: self,
+            body,
+            stock: None,
+            reorder_point: None,
         }
-        id
+    }
+
+    /// Creates an `available` pet in `category` with `stock` units (none set when 0).
+    pub async fn pet_with_stock(&self, name: &str, category: i64, stock: i64) -> i64 {
+        self.pet(name, category).stock(stock).create().await
     }
 
     /// The pet's stock now, as `GET /store/inventory/{pet}` answers it.
@@ -279,6 +276,82 @@ impl TestApp {
         }
         .spawn()
         .await
+    }
+}
+
+/// A pet about to be created (see [`TestApp::pet`]): the body of its `POST /pets`, then the
+/// stock it is given and its reorder point, each asserted to be accepted.
+pub struct PetBuilder<'a> {
+    app: &'a TestApp,
+    body: serde_json::Map<String, Value>,
+    stock: Option<i64>,
+    reorder_point: Option<i64>,
+}
+
+impl PetBuilder<'_> {
+    /// Another field of the pet's body (`sku`, `price`, `animal`, ...), or `status` to change it.
+    pub fn with(mut self, field: &str, value: impl Into<Value>) -> Self {
+        self.body.insert(field.into(), value.into());
+        self
+    }
+
+    /// Each field of the JSON object `fields` (as [`with`](Self::with) does one).
+    pub fn fields(mut self, fields: Value) -> Self {
+        let Value::Object(fields) = fields else {
+            panic!("pet fields are a JSON object, not {fields}")
+        };
+        self.body.extend(fields);
+        self
+    }
+
+    /// No `status` at all (the inventory counts such a pet as available).
+    pub fn no_status(mut self) -> Self {
+        self.body.remove("status");
+        self
+    }
+
+    /// Units set with `PUT /store/inventory/{id}` once the pet exists (none set when 0).
+    pub fn stock(mut self, units: i64) -> Self {
+        self.stock = (units > 0).then_some(units);
+        self
+    }
+
+    /// A reorder point set with `PATCH /store/inventory/{id}` once the pet exists.
+    pub fn reorder_point(mut self, point: i64) -> Self {
+        self.reorder_point = Some(point);
+        self
+    }
+
+    /// Creates the pet and returns its id.
+    pub async fn create(self) -> i64 {
+        self.created().await["id"].as_i64().unwrap()
+    }
+
+    /// Creates the pet and returns it as `POST /pets` answered it.
+    pub async fn created(self) -> Value {
+        let app = self.app;
+        let res = app.post("/pets", Value::Object(self.body.clone())).await;
+        assert_eq!(res.status(), 201, "creating pet {:?}", self.body);
+        let pet = body(res).await;
+        let path = format!("/store/inventory/{}", pet["id"]);
+        if let Some(quantity) = self.stock {
+            let res = app
+                .send_json(Method::PUT, &path, json!({ "quantity": quantity }))
+                .await;
+            assert_eq!(res.status(), 200, "setting the stock of {}", pet["name"]);
+        }
+        if let Some(point) = self.reorder_point {
+            let res = app
+                .send_json(Method::PATCH, &path, json!({ "reorderPoint": point }))
+                .await;
+            assert_eq!(
+                res.status(),
+                200,
+                "setting the reorder point of {}",
+                pet["name"]
+            );
+        }
+        pet
     }
 }
 

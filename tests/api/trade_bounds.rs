@@ -26,24 +26,8 @@ async fn shelf(app: &TestApp, count: i64) -> Vec<i64> {
     let category = app.category("Fish").await;
     let mut pets = Vec::new();
     for i in 0..count {
-        let res = app
-            .post(
-                "/pets",
-                json!({ "name": format!("Guppy {i}"), "categoryId": category, "price": 10,
-                        "status": "available" }),
-            )
-            .await;
-        assert_eq!(res.status(), 201, "creating pet {i}");
-        let id = body(res).await["id"].as_i64().unwrap();
-        let res = app
-            .send_json(
-                reqwest::Method::PUT,
-                &format!("/store/inventory/{id}"),
-                json!({ "quantity": 10 }),
-            )
-            .await;
-        assert_eq!(res.status(), 200, "stocking pet {i}");
-        pets.push(id);
+        let pet = app.pet(&format!("Guppy {i}"), category);
+        pets.push(pet.with("price", 10).stock(10).create().await);
     }
     pets
 }
@@ -240,15 +224,8 @@ async fn a_supplier_and_a_purchase_order_take_the_published_lines_and_texts_only
     let category = app.category("Fish").await;
     let mut pets = Vec::new();
     for i in 0..=most {
-        let res = app
-            .post(
-                "/pets",
-                json!({ "name": format!("Tetra {i}"), "categoryId": category,
-                        "supplierId": acme, "cost": 80 }),
-            )
-            .await;
-        assert_eq!(res.status(), 201, "creating pet {i}");
-        pets.push(body(res).await["id"].as_i64().unwrap());
+        let pet = app.pet(&format!("Tetra {i}"), category).no_status();
+        pets.push(pet.with("supplierId", acme).with("cost", 80).create().await);
     }
     let orders = "/store/purchase-orders";
     let order = |lines: Vec<Value>, note: String| json!({ "supplierId": acme, "lines": lines, "note": note });

