@@ -154,31 +154,47 @@ describe('a clerk’s day without surprises', () => {
         const box = /** @type {{ x: number, y: number, width: number, height: number }} */ (await button.boundingBox());
         const x = box.x + box.width / 2;
         const y = box.y + box.height / 2;
+        // The page's timers run on a clock this test moves from here: the Undo window is
+        // stepped through, not slept through.
+        /** @type {number[]} */
+        const patched = [];
+        page.on('request', (r) => {
+          const m = /^\/store\/orders\/(\d+)$/.exec(new URL(r.url()).pathname);
+          if (m && r.method() === 'PATCH') patched.push(Number(m[1]));
+        });
+        await page.clock.install();
+        await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
         await page.mouse.click(x, y);
-        const clickedAt = Date.now();
         assert.equal(act.count + 1, 2, 'Orders, then Mark complete: two actions');
         const undo = page.locator('.toast').getByRole('button', { name: 'Undo' });
         await undo.waitFor();
         // The same spot again 0.9 s later, as the clerk did: it must not complete another order.
-        await sleep(900);
+        await page.clock.runFor(900);
         await page.mouse.click(x, y);
-        await sleep(Math.max(0, 4000 - (Date.now() - clickedAt)));
+        await page.clock.runFor(3100);
         assert.equal(await undo.isVisible(), true, 'Undo is still offered four seconds on');
+        assert.equal(patched.length, 0, 'not sent while Undo is offered');
         assert.equal((await admin.get(`/store/orders/${ids[2]}`)).complete, false, 'not sent while Undo is offered');
+        // Past the 5 s of the click and of the second one: whatever either started is sent.
+        await page.clock.runFor(2500);
+        await page.clock.resume();
         await page.locator(`#orders-done tr[data-order-id="${ids[2]}"]`).waitFor({ timeout: 5000 });
-        await sleep(1500);
+        assert.deepEqual(patched, [ids[2]], 'one completion sent');
         const complete = [];
         for (const id of ids) complete.push((await admin.get(`/store/orders/${id}`)).complete);
         assert.deepEqual(complete, [false, false, true], 'exactly the clicked order is complete');
 
         // Undo: the order stays open.
+        await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
         const next = page.locator(`#orders-open tr[data-order-id="${ids[1]}"]`);
         await next.getByRole('button', { name: /Mark complete/ }).click();
         await page.locator('.toast').getByRole('button', { name: 'Undo' }).click();
         await page.locator('.toast', { hasText: 'stays open' }).waitFor();
-        await sleep(5500);
-        assert.equal((await admin.get(`/store/orders/${ids[1]}`)).complete, false, 'undone in time: never sent');
+        await page.clock.runFor(5500);
+        await page.clock.resume();
         await next.getByRole('button', { name: /Mark complete/ }).waitFor();
+        assert.deepEqual(patched, [ids[2]], 'undone in time: never sent');
+        assert.equal((await admin.get(`/store/orders/${ids[1]}`)).complete, false, 'undone in time: never sent');
       });
       await context.close();
     });
