@@ -1,9 +1,10 @@
-"""Shared by bench/run.py and tests/crash/run.py (Python 3 standard library only).
+"""Shared by bench/run.py, tests/crash/run.py and tests/postgres/two_processes.py (Python 3
+standard library only).
 
 Builds the binaries, starts a server on port 0 and reads its address from the first line it
 prints, times the start to the first 200 of GET /health, reads its memory and a thread's CPU
-time from /proc, and talks JSON over keep-alive HTTP/1.1. Nothing here knows about
-benchmarks or crash checks.
+time from /proc, talks JSON over keep-alive HTTP/1.1, and reports a suite's checks (`Checks`).
+Nothing here knows about benchmarks or crash checks.
 """
 
 from __future__ import annotations
@@ -144,6 +145,32 @@ class Server:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+
+
+class Checks:
+    """A suite's checks as it makes them: each printed at once, `ok  NAME` or `FAIL NAME
+    (detail)` (after `prefix`, such as a crash cycle), the failed names kept for the summary
+    and the exit status."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed: list[str] = []
+
+    def check(self, name: str, ok: bool, detail: str = "", prefix: str = "") -> bool:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed.append(name)
+        print(f"{prefix}{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
+        return ok
+
+    def summary(self) -> str:
+        return f"{self.passed} passed, {len(self.failed)} failed" + (
+            ": " + ", ".join(self.failed) if self.failed else "")
+
+    def status(self) -> int:
+        """The process's exit status: 1 when any check failed."""
+        return 1 if self.failed else 0
 
 
 class Client:

@@ -44,19 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "bench"))
 import harness  # noqa: E402
 
 
-class Results:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, cycle: int, name: str, ok: bool, detail: str = "") -> bool:
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print(f"cycle {cycle:2}: {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""),
-              flush=True)
-        return ok
+def check(results: harness.Checks, cycle: int, name: str, ok: bool, detail: str = "") -> bool:
+    return results.check(name, ok, detail, prefix=f"cycle {cycle:2}: ")
 
 
 class Acks:
@@ -288,7 +277,7 @@ def main() -> int:
         return harness.Server([str(binary), "serve", "--db", str(db), "--bind", "127.0.0.1:0"],
                               env=env, log=log, timeout=args.start_timeout)
 
-    results = Results()
+    results = harness.Checks()
     server = start()
     admin = harness.Client(server.base, admin_key)
     key = harness.create_key(admin, "crash-test")
@@ -331,7 +320,7 @@ def main() -> int:
             for c in [*clients, *sellers]:
                 c.start()
             if args.min_acked and not acks.wait(args.min_acked, 120):
-                results.check(cycle, f"{args.min_acked} orders are answered 201 within 120 s", False,
+                check(results, cycle, f"{args.min_acked} orders are answered 201 within 120 s", False,
                               f"{acks.count} were")
             time.sleep(rng.uniform(0.3, 1.5))
             server.kill()
@@ -341,15 +330,15 @@ def main() -> int:
             acked = [a for c in clients for a in c.acked]
             sold = [a for c in sellers for a in c.acked]
             unexpected = [u for c in [*clients, *sellers] for u in c.unexpected]
-            results.check(cycle, "every answer before the kill was 201 or 409 out of stock",
+            check(results, cycle, "every answer before the kill was 201 or 409 out of stock",
                           not unexpected, "; ".join(unexpected[:3]))
 
             try:
                 server = start()
             except RuntimeError as error:
-                results.check(cycle, "the server restarts on the killed store", False, str(error))
+                check(results, cycle, "the server restarts on the killed store", False, str(error))
                 return finish(results, work, args.keep)
-            results.check(cycle, "the server restarts on the killed store", True,
+            check(results, cycle, "the server restarts on the killed store", True,
                           f"first 200 after {server.start_ms:.0f} ms")
             client = harness.Client(server.base, key)
 
@@ -364,7 +353,7 @@ def main() -> int:
             if unlisted:
                 missing.append(f"{len(unlisted)} of {len(acked_all)} not in GET /store/orders, "
                                f"e.g. {unlisted[:5]}")
-            results.check(cycle, "every order answered 201 is there", not missing,
+            check(results, cycle, "every order answered 201 is there", not missing,
                           f"{len(acked)} this cycle, {len(acked_all)} in all" if not missing
                           else "; ".join(missing[:5]))
 
@@ -383,7 +372,7 @@ def main() -> int:
                     replay_problems.append(f"key {idem}: {first[0]} then {again[0]}")
                 elif first[0] == 201:
                     acked_all[first[2]["id"]] = pet
-            results.check(cycle, "a retry with the same Idempotency-Key acts once", not replay_problems,
+            check(results, cycle, "a retry with the same Idempotency-Key acts once", not replay_problems,
                           f"{min(10, len(acked))} replays, {len(cut_off)} cut-off requests retried"
                           if not replay_problems else "; ".join(replay_problems[:3]))
 
@@ -402,18 +391,18 @@ def main() -> int:
                     resent.append(f"key {idem}: {first[0]} then {again[0]}")
                 elif first[0] == 201:
                     sold.append((first[2], idem, body))
-            results.check(cycle, "a resent sale with its Idempotency-Key answers the same sale, once",
+            check(results, cycle, "a resent sale with its Idempotency-Key answers the same sale, once",
                           not resent, f"{min(10, len(sold))} resends, {len(sale_cut_off)} cut-off sales resent"
                           if not resent else "; ".join(resent[:3]))
             for answered, _, _ in sold:
                 sales_acked[answered["id"]] = answered
             problems = check_sales(client, sales_acked, sale_stock)
-            results.check(cycle, "every sale answered 201 is there once, numbered 1..N; stock = given - sold",
+            check(results, cycle, "every sale answered 201 is there once, numbered 1..N; stock = given - sold",
                           not problems, f"{len(sold)} this cycle, {len(sales_acked)} in all" if not problems
                           else "; ".join(problems[:3]))
 
             verdict = integrity(db)
-            results.check(cycle, "PRAGMA integrity_check, foreign_key_check", verdict == "ok", verdict[:200])
+            check(results, cycle, "PRAGMA integrity_check, foreign_key_check", verdict == "ok", verdict[:200])
 
             problems = []
             for pet, units in stock.items():
@@ -423,31 +412,31 @@ def main() -> int:
                     problem = f"pet {pet}: {error}"
                 if problem:
                     problems.append(problem)
-            results.check(cycle, "stock + open orders = stock given; history adds up, one entry per order",
+            check(results, cycle, "stock + open orders = stock given; history adds up, one entry per order",
                           not problems, f"{len(stock)} pets" if not problems else "; ".join(problems[:3]))
             client.close()
     except (RuntimeError, OSError, http.client.HTTPException, KeyError, TypeError) as error:
         # A request the checks rely on failed outright: that cycle cannot be judged.
-        results.check(cycle, "the cycle runs to its end", False, f"{type(error).__name__}: {error}")
+        check(results, cycle, "the cycle runs to its end", False, f"{type(error).__name__}: {error}")
         server.kill()
         return finish(results, work, args.keep)
     finally:
         server.stop()
     verdict = integrity(db)
-    results.check(args.cycles, "PRAGMA integrity_check, foreign_key_check after a clean stop", verdict == "ok",
+    check(results, args.cycles, "PRAGMA integrity_check, foreign_key_check after a clean stop", verdict == "ok",
                   verdict[:200])
     return finish(results, work, args.keep)
 
 
-def finish(results: Results, work: Path, keep: bool) -> int:
+def finish(results: harness.Checks, work: Path, keep: bool) -> int:
     if keep or results.failed:
         print(f"store and server log kept in {work}")
     else:
         for path in sorted(work.iterdir()):
             path.unlink()
         work.rmdir()
-    print(f"{results.passed} passed, {results.failed} failed", flush=True)
-    return 1 if results.failed else 0
+    print(results.summary(), flush=True)
+    return results.status()
 
 
 if __name__ == "__main__":
