@@ -273,13 +273,7 @@ async fn a_restore_brings_back_exactly_what_the_backup_held() {
     let rex = app.pet_with_stock("Rex", dogs, 5).await;
     let fido = app.pet_with_stock("Fido", dogs, 2).await;
     let order = app.order(rex, 2).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/store/orders/{}", order["id"]),
-            json!({ "complete": true }),
-        )
-        .await;
+    let res = app.complete(&order).await;
     assert_eq!(res.status(), 200);
     let before = snapshot(&app).await;
     let taken = body(

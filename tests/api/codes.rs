@@ -316,13 +316,7 @@ async fn an_order_shows_when_it_was_placed_and_completed() {
     let placed = chrono::DateTime::parse_from_rfc3339(order["placedAt"].as_str().unwrap()).unwrap();
     assert!(placed.timestamp() >= before && placed.timestamp() <= chrono::Utc::now().timestamp());
     assert!(order.get("completedAt").is_none());
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/store/orders/{}", order["id"]),
-            json!({ "complete": true }),
-        )
-        .await;
+    let res = app.complete(&order).await;
     let done = body(res).await;
     assert_eq!(done["placedAt"], order["placedAt"]);
     let completed =

@@ -10,15 +10,6 @@ async fn pet(app: &TestApp, id: i64) -> Value {
     app.get_json(&format!("/pets/{id}")).await
 }
 
-async fn complete(app: &TestApp, order: &Value) -> reqwest::Response {
-    app.send_json(
-        Method::PATCH,
-        &format!("/store/orders/{}", order["id"]),
-        json!({ "complete": true }),
-    )
-    .await
-}
-
 #[tokio::test]
 async fn placing_an_order_answers_201_with_location_etag_and_an_open_order() {
     let app = TestApp::spawn().await;
@@ -173,13 +164,13 @@ async fn rule_3_completing_the_last_open_order_of_a_pet_without_stock_sells_it()
     let second = app.order(rex, 1).await;
     assert_eq!(pet(&app, rex).await["status"], "pending");
 
-    assert_eq!(complete(&app, &first).await.status(), 200);
+    assert_eq!(app.complete(&first).await.status(), 200);
     assert_eq!(
         pet(&app, rex).await["status"],
         "pending",
         "another order is still open"
     );
-    assert_eq!(complete(&app, &second).await.status(), 200);
+    assert_eq!(app.complete(&second).await.status(), 200);
     assert_eq!(pet(&app, rex).await["status"], "sold");
     assert_eq!(
         app.get_json(&format!("/store/inventory/{rex}")).await["status"],
@@ -193,7 +184,7 @@ async fn rule_3_completing_an_order_while_stock_remains_keeps_the_pet_available(
     let cat = app.category("Dogs").await;
     let rex = app.pet_with_stock("Rex", cat, 5).await;
     let order = app.order(rex, 2).await;
-    let res = complete(&app, &order).await;
+    let res = app.complete(&order).await;
     assert_eq!(res.status(), 200);
     assert_eq!(body(res).await["complete"], true);
     assert_eq!(pet(&app, rex).await["status"], "available");
@@ -241,7 +232,7 @@ async fn cancelling_a_completed_order_is_order_already_complete() {
     let cat = app.category("Dogs").await;
     let rex = app.pet_with_stock("Rex", cat, 4).await;
     let order = app.order(rex, 1).await;
-    assert_eq!(complete(&app, &order).await.status(), 200);
+    assert_eq!(app.complete(&order).await.status(), 200);
     let res = app.delete(&format!("/store/orders/{}", order["id"])).await;
     assert_error(res, 409, "order_already_complete").await;
     assert_eq!(app.stock(rex).await, 3);
@@ -309,7 +300,7 @@ async fn rule_6_completing_an_order_without_ship_date_sets_it_to_now() {
     let order = app.order(rex, 1).await;
     assert!(order.get("shipDate").is_none());
     let before = Utc::now().timestamp();
-    let res = complete(&app, &order).await;
+    let res = app.complete(&order).await;
     let after = Utc::now().timestamp();
     assert_eq!(res.status(), 200);
     assert!(res.headers().contains_key("etag"));
@@ -341,7 +332,7 @@ async fn rule_6_completing_an_order_keeps_a_ship_date_it_already_has() {
         )
         .await;
     let order = body(res).await;
-    let done = body(complete(&app, &order).await).await;
+    let done = body(app.complete(&order).await).await;
     assert_eq!(done["shipDate"], "2030-01-02T03:04:05Z");
     assert_eq!(done["complete"], true);
 }
@@ -377,7 +368,7 @@ async fn completion_is_one_way_and_repeating_it_changes_nothing() {
     let rex = app.pet_with_stock("Rex", cat, 3).await;
     let order = app.order(rex, 1).await;
     let path = format!("/store/orders/{}", order["id"]);
-    let res = complete(&app, &order).await;
+    let res = app.complete(&order).await;
     let etag = header(&res, "etag");
     let done = body(res).await;
 
@@ -386,7 +377,7 @@ async fn completion_is_one_way_and_repeating_it_changes_nothing() {
         .await;
     assert_error(res, 409, "order_already_complete").await;
 
-    let res = complete(&app, &order).await;
+    let res = app.complete(&order).await;
     assert_eq!(res.status(), 200);
     assert_eq!(header(&res, "etag"), etag);
     assert_eq!(body(res).await, done);
@@ -531,7 +522,7 @@ async fn rule_2_taking_the_last_unit_of_a_pet_without_status_makes_it_pending() 
     let id = app.pet("Plain", cat).no_status().stock(2).create().await;
     let order = app.order(id, 2).await;
     assert_eq!(pet(&app, id).await["status"], "pending");
-    assert_eq!(complete(&app, &order).await.status(), 200);
+    assert_eq!(app.complete(&order).await.status(), 200);
     assert_eq!(pet(&app, id).await["status"], "sold");
 }
 
@@ -654,7 +645,7 @@ async fn an_order_keeps_its_pets_name_as_placed_after_the_pet_is_renamed_or_dele
     assert_eq!(res.status(), 200);
     let path = format!("/store/orders/{}", sold["id"]);
     assert_eq!(app.get_json(&path).await["petName"], "Axolotl");
-    assert_eq!(complete(&app, &sold).await.status(), 200);
+    assert_eq!(app.complete(&sold).await.status(), 200);
     let cancel = format!("/store/orders/{}", cancelled["id"]);
     assert_eq!(app.delete(&cancel).await.status(), 204);
     assert_eq!(app.delete(&format!("/pets/{axolotl}")).await.status(), 204);

@@ -203,13 +203,7 @@ async fn a_pet_whose_orders_are_all_complete_can_be_deleted() {
     let dogs = app.category("Dogs").await;
     let id = app.pet_with_stock("Rex", dogs, 2).await;
     let order = app.order(id, 1).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/store/orders/{}", order["id"]),
-            json!({ "complete": true }),
-        )
-        .await;
+    let res = app.complete(&order).await;
     assert_eq!(res.status(), 200);
     assert_eq!(app.delete(&format!("/pets/{id}")).await.status(), 204);
 }
@@ -289,13 +283,7 @@ async fn a_pet_created_after_the_newest_was_deleted_gets_a_new_id_and_no_history
     let dogs = app.category("Dogs").await;
     let old = app.pet_with_stock("Rex", dogs, 4).await;
     let order = app.order(old, 1).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/store/orders/{}", order["id"]),
-            json!({ "complete": true }),
-        )
-        .await;
+    let res = app.complete(&order).await;
     assert_eq!(res.status(), 200);
     assert_eq!(app.delete(&format!("/pets/{old}")).await.status(), 204);
 

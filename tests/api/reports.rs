@@ -133,12 +133,7 @@ async fn a_cancelled_order_counts_on_its_days_but_its_units_and_revenue_do_not()
         .delete(&format!("/store/orders/{}", cancelled["id"]))
         .await;
     assert_eq!(res.status(), 204);
-    app.send_json(
-        Method::PATCH,
-        &format!("/store/orders/{}", kept["id"]),
-        json!({ "complete": true }),
-    )
-    .await;
+    app.complete(&kept).await;
 
     let profile = app.get_json("/store/profile").await;
     let tz: chrono_tz::Tz = profile["timezone"].as_str().unwrap().parse().unwrap();

@@ -401,6 +401,13 @@ impl TestApp {
         body(res).await
     }
 
+    /// Marks `order` complete (`PATCH /store/orders/{id}`) with the admin key.
+    pub async fn complete(&self, order: &Value) -> Response {
+        let path = format!("/store/orders/{}", order["id"]);
+        self.send_json(Method::PATCH, &path, json!({ "complete": true }))
+            .await
+    }
+
     /// Sends `bytes` as the body with this `Content-Type` (none when `None`), admin key.
     pub async fn send_raw(
         &self,
