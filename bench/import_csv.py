@@ -5,7 +5,8 @@
     python3 bench/import_csv.py --rows 5000 --bin target/release/petstore --no-build
     python3 bench/import_csv.py --write pets.csv   # only write the generated file
 
-Starts `petstore serve` (release build) on a fresh store in a temporary folder, on loopback,
+Starts `petstore serve` (release build) on a fresh store in a temporary folder, on loopback
+(port 0, through harness.Server),
 then:
   1. a dry run of the file (`?dryRun=true`): timed, and the pets export before and after must
      be byte for byte the same (a dry run changes nothing);
@@ -17,15 +18,15 @@ The target is under 2 s for step 2. Standard library only.
 
 import argparse
 import json
-import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+import harness
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "bench-import-admin-key-0123456789abcdef"
@@ -60,12 +61,6 @@ def generate(rows, seed=11):
     return ("\r\n".join(out) + "\r\n").encode()
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def call(base, method, path, body=None, content_type=None):
     req = urllib.request.Request(base + path, data=body, method=method)
     req.add_header("X-API-Key", KEY)
@@ -98,24 +93,12 @@ def main():
         subprocess.run(["cargo", "build", "--release", "-p", "petstore"], cwd=ROOT, check=True)
 
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        env = dict(os.environ, PETSTORE_ADMIN_KEY=KEY, PETSTORE_RATE_LIMITS="off")
-        server = subprocess.Popen(
-            [args.bin, "--db", f"{tmp}/store.sqlite", "serve", "--bind", f"127.0.0.1:{port}"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        server = harness.Server(
+            [args.bin, "--db", f"{tmp}/store.sqlite", "serve", "--bind", "127.0.0.1:0"],
+            env={"PETSTORE_ADMIN_KEY": KEY, "PETSTORE_RATE_LIMITS": "off"},
         )
-        base = f"http://127.0.0.1:{port}"
+        base = server.base
         try:
-            for _ in range(200):
-                try:
-                    if call(base, "GET", "/health")[0] == 200:
-                        break
-                except OSError:
-                    time.sleep(0.05)
-            else:
-                print("the server did not start", file=sys.stderr)
-                return 1
-
             before = call(base, "GET", "/store/export/pets.csv")[1]
             status, body, dry = call(base, "POST", "/store/import/pets?dryRun=true", csv, "text/csv")
             assert status == 200, (status, body[:500])
@@ -130,8 +113,7 @@ def main():
             status, body, again = call(base, "POST", "/store/import/pets", csv, "text/csv")
             second = json.loads(body)
         finally:
-            server.terminate()
-            server.wait(timeout=20)
+            server.stop()
 
     print(f"file: {args.rows} rows, {len(csv):,} bytes")
     print(f"dry run:       {dry * 1000:7.0f} ms  {dry_summary['created']} would be created; store unchanged: {unchanged}")
