@@ -1,5 +1,5 @@
-"""Shared by bench/run.py, tests/crash/run.py and tests/postgres/two_processes.py (Python 3
-standard library only).
+"""Shared by bench/run.py, bench/import_csv.py, tests/crash/run.py, tests/faults and
+tests/postgres/two_processes.py (Python 3 standard library only).
 
 Builds the binaries, starts a server on port 0 and reads its address from the first line it
 prints, times the start to the first 200 of GET /health, reads its memory and a thread's CPU
@@ -46,8 +46,10 @@ class Server:
     """
 
     def __init__(self, argv: list[str], env: dict | None = None, log: Path | None = None,
-                 health: str = "/health", timeout: float = 30.0, address: str | None = None):
-        """`address`: where a server that does not print "listening on" was told to listen."""
+                 health: str = "/health", timeout: float = 30.0, address: str | None = None,
+                 preexec_fn=None):
+        """`address`: where a server that does not print "listening on" was told to listen;
+        `preexec_fn`: run in the child before the server starts (to set its limits)."""
         self.argv = argv
         self.log_path = log
         log_file = open(log, "ab") if log else subprocess.DEVNULL
@@ -55,7 +57,7 @@ class Server:
         lines: queue.Queue = queue.Queue()
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=log_file,
-                                     env=full_env, cwd=ROOT)
+                                     env=full_env, cwd=ROOT, preexec_fn=preexec_fn)
         threading.Thread(target=self._drain, args=(lines, log_file), daemon=True).start()
         deadline = t0 + timeout
         while address is None:

@@ -124,14 +124,6 @@ def slowloris_of_1100_connections_under_1024_files_leaves_health_and_pets_answer
               f"{median(quiet) * 1000:.0f} ms without; {attack.opened} attack connections opened")
 
 
-def memory_kib(pid: int, field: str) -> int:
-    """A `/proc/PID/status` figure in KiB: `VmHWM` (peak resident) or `VmRSS` (resident now)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise AssertionError(f"no {field} in /proc/{pid}/status")
-
-
 @case
 def a_burst_of_120_keyless_sign_ins_from_three_addresses_peaks_under_200_mib_and_the_overflow_gets_503():
     # Rate limits off, so that every one of the 120 reaches the PIN check (all of 127.0.0.0/8
@@ -142,7 +134,7 @@ def a_burst_of_120_keyless_sign_ins_from_three_addresses_peaks_under_200_mib_and
         for member in ({"name": "Owner", "role": "admin", "pin": "8642"}, {"name": "Bob", "role": "staff", "pin": "4821"}):
             status, _, body = server.call("POST", "/admin/staff", member)
             assert status == 201, (status, body)
-        before = memory_kib(server.proc.pid, "VmHWM")
+        before = server.memory_kib()["VmHWM"]
         gate = threading.Barrier(120)
         answers: list[tuple[int, str | None]] = []
 
@@ -163,8 +155,8 @@ def a_burst_of_120_keyless_sign_ins_from_three_addresses_peaks_under_200_mib_and
             t.start()
         for t in threads:
             t.join(180)
-        peak = memory_kib(server.proc.pid, "VmHWM")
-        after = memory_kib(server.proc.pid, "VmRSS")
+        peak = server.memory_kib()["VmHWM"]
+        after = server.memory_kib()["VmRSS"]
         statuses = sorted({s for s, _ in answers})
         assert len(answers) == 120, f"{len(answers)} of 120 answered"
         assert set(statuses) <= {401, 503}, statuses
@@ -195,14 +187,14 @@ def four_downloads_of_a_64_mib_backup_held_open_add_less_than_48_mib_to_the_serv
         assert status == 201, (status, body)
         name, size = body["name"], body["size"]
         assert size > 60 * 1024 * 1024, size
-        before = memory_kib(server.proc.pid, "VmRSS")
+        before = server.memory_kib()["VmRSS"]
         socks = []
         for _ in range(4):
             s = server.connect()
             s.sendall(f"GET /admin/backups/{name} HTTP/1.1\r\nHost: shop\r\nX-API-Key: {ADMIN_KEY}\r\n\r\n".encode())
             socks.append(s)
         time.sleep(2)  # the answers have started; nobody reads them
-        held = memory_kib(server.proc.pid, "VmRSS") - before
+        held = server.memory_kib()["VmRSS"] - before
         for s in socks:
             s.close()
         assert held < 48 * 1024, f"4 downloads held open added {held // 1024} MiB"

@@ -8,15 +8,17 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import re
 import resource
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "bench"))
+import harness  # noqa: E402
 
 ADMIN_KEY = "psk_fault_suite_admin_key_0123456789abcdef"
 
@@ -31,38 +33,22 @@ def raise_own_file_limit(want: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
 
 
-class Server:
-    """`petstore serve` on 127.0.0.1 (port chosen by the kernel) over `db`."""
+class Server(harness.Server):
+    """`petstore serve` on 127.0.0.1 (port chosen by the kernel) over `db`, started by the
+    harness (bench/harness.py), which waits for its first 200 of GET /health."""
 
     def __init__(self, binary: Path, db: Path, *, nofile: int | None = None,
                  env: dict | None = None, args: list[str] | None = None):
         self.db = db
-        full_env = dict(os.environ)
-        full_env.update({"PETSTORE_ADMIN_KEY": ADMIN_KEY, "PETSTORE_LOG": "warn"})
-        full_env.update(env or {})
 
         def limit_files():
             if nofile is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
-        self.proc = subprocess.Popen(
+        super().__init__(
             [str(binary), "--db", str(db), "serve", "--bind", "127.0.0.1:0", *(args or [])],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
-            preexec_fn=limit_files, text=True)
-        self.stderr_lines: list[str] = []
-        line = self.proc.stdout.readline()
-        match = re.search(r"listening on http://([\d.]+):(\d+)", line)
-        if not match:
-            self.proc.kill()
-            rest = self.proc.communicate(timeout=10)
-            raise AssertionError(f"server did not start: {line!r} {rest!r}")
-        self.host, self.port = match.group(1), int(match.group(2))
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        for stream in (self.proc.stderr,):
-            for line in stream:
-                self.stderr_lines.append(line)
+            env={"PETSTORE_ADMIN_KEY": ADMIN_KEY, "PETSTORE_LOG": "warn", **(env or {})},
+            preexec_fn=limit_files)
 
     def call(self, method: str, path: str, body=None, key: str | None = ADMIN_KEY,
              headers: dict | None = None, timeout: float = 5.0):
@@ -126,11 +112,6 @@ class Server:
             self.proc.wait()
             return -9, time.monotonic() - t0
         return code, time.monotonic() - t0
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
     def __enter__(self):
         return self
