@@ -205,11 +205,15 @@ def try_desktop(folder: Path, prefix: Path, work: Path) -> int:
                                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
     answered = None
     shot_taken = False
+    pressed = None
     while proc.poll() is None and time.monotonic() - started < 180:
         if answered is None and health(port) == 200:
             answered = time.monotonic() - started
         if not shot_taken and time.monotonic() - started > 60:
             shot_taken = screenshot(work / "desktop-60s.png")
+            # A message box waits for OK (Return), as a clerk would press it.
+            pressed = subprocess.run(["xdotool", "key", "Return"], capture_output=True).returncode
+            pressed_at = time.monotonic() - started
         time.sleep(0.05)
     running = proc.poll() is None
     if running:
@@ -223,6 +227,10 @@ def try_desktop(folder: Path, prefix: Path, work: Path) -> int:
     print(f"   petstore-desktop.exe under Wine (no WebView2 runtime): "
           f"{'still running after 180 s, then stopped' if running else 'exited'} with code "
           f"{proc.returncode} after {time.monotonic() - started:.1f} s")
+    if pressed is not None:
+        print(f"   Return pressed on its display {pressed_at:.1f} s after the start "
+              f"(xdotool exit {pressed}); after that it "
+              + ("still ran" if running else f"exited {time.monotonic() - started - pressed_at:.1f} s later"))
     print("   its embedded server "
           + (f"answered GET /health with 200 {answered:.1f} s after the start" if answered
              else "never answered GET /health"))
