@@ -52,6 +52,9 @@ const PAGES = { pets, till: tillPage, care, categories, inventory, orders, sales
 /** The role a key had when the store last answered (for starting while it cannot be reached). */
 const ROLE_SEEN = 'petstore.role-seen';
 
+/** Said on a paired till when the key someone typed on it stops working. */
+const TYPED_KEY_ENDED = 'The key typed on this till was revoked or is no longer valid. This till stays paired.';
+
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
 /** Everything that belongs to one signed-in session, torn down on sign-out. */
@@ -81,6 +84,13 @@ async function boot() {
     if (s.desktop) return showFatal(err instanceof Error ? err.message : String(err));
     // The store cannot be reached (not a refused key): a till goes on selling from its copy.
     if (err instanceof api.ApiError && err.status === 0) return start(s.key, false);
+    // A key typed on a paired till is refused: the till goes back to its own key.
+    if (err instanceof api.ApiError && err.status === 401 && deviceKey() && deviceKey() !== s.key) {
+      forgetTypedKey();
+      await boot();
+      if (deviceKey()) notify(TYPED_KEY_ENDED, 'info');
+      return;
+    }
     forgetKey();
     return showKeySignIn(err instanceof api.ApiError && err.status === 401 ? 'Your saved key is no longer valid. Sign in again.' : undefined);
   }
@@ -459,10 +469,13 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     if (desktop) return showFatal('The key of this window is no longer valid. Restart Petstore.');
     // A paired till: a member signs in on it, and comes back to it afterwards.
     if (why === 'staff-sign-in' && till) return showSignIn(undefined, till);
-    // A key typed on a paired till: back to the till's own key.
-    if (why === 'signed-out' && !till && deviceKey()) {
+    // A key typed on a paired till, signed out or revoked: back to the till's own key.
+    if ((why === 'signed-out' || why === 'revoked') && !till && deviceKey()) {
       forgetTypedKey();
-      void boot().then(() => notify('Signed out. This till stays paired.', 'ok'));
+      void boot().then(() => {
+        if (why === 'signed-out') notify('Signed out. This till stays paired.', 'ok');
+        else if (deviceKey()) notify(TYPED_KEY_ENDED, 'info');
+      });
       return;
     }
     forgetKey();

@@ -168,6 +168,69 @@ describe('backups and pairing a till, in the browser', () => {
     }
   });
 
+  it('a key typed on a paired till, once revoked, leaves the till on its own pairing key and says so, while it runs and at its next start', async () => {
+    const server = await startServer();
+    try {
+      const admin = client(server.base, ADMIN_KEY);
+      /** @param {string} id */
+      const revoke = async (id) => {
+        const res = await fetch(`${server.base}/admin/keys/${id}`, { method: 'DELETE', headers: { 'X-API-Key': ADMIN_KEY } });
+        assert.equal(res.status, 204, `revoking key ${id}`);
+      };
+      /**
+       * A tablet where someone typed a key, then paired in the same tab: the typed key stays
+       * in use (this tab's session) over the device's own key (kept on the device).
+       * @param {string} name the till's name
+       */
+      const typedThenPaired = async (name) => {
+        const typed = await admin.post('/admin/keys', { name: `Typed on ${name}`, role: 'staff', plan: 'business' });
+        const pairing = await admin.post('/admin/pairings', { name, role: 'pos', plan: 'business' });
+        const till = await openPage(browser, { viewport: { width: 820, height: 1180 } });
+        await till.page.goto(server.base + '/');
+        await till.page.getByRole('link', { name: 'Use a key instead' }).click();
+        await till.page.getByLabel('Key', { exact: true }).fill(typed.secret);
+        await till.page.getByLabel('Key', { exact: true }).press('Enter');
+        await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+        await till.page.goto(`${server.base}/pair?code=${pairing.code}`);
+        await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
+        const stored = await till.page.evaluate(() => ({ device: localStorage.getItem('petstore.device-key'), typed: sessionStorage.getItem('petstore.key') }));
+        assert.equal(stored.typed, typed.secret, 'the typed key is the one in use');
+        assert.ok(stored.device && stored.device !== typed.secret, 'the till keeps its own key beside it');
+        return { till, typed, deviceKey: /** @type {string} */ (stored.device) };
+      };
+      /** What the till shows and keeps once the typed key is refused. @param {import('playwright-core').Page} page @param {string} deviceKey */
+      const backOnItsOwnKey = async (page, deviceKey) => {
+        await page.waitForFunction(() => document.title !== 'Pets — Petstore' && document.title !== '');
+        const seen = await page.evaluate(() => ({ title: document.title, device: localStorage.getItem('petstore.device-key'), typed: sessionStorage.getItem('petstore.key') }));
+        assert.equal(seen.device, deviceKey, 'the till still has its pairing key');
+        assert.equal(seen.typed, null, 'the revoked typed key is forgotten');
+        assert.equal(seen.title, 'Till — Petstore', 'the till sells again on its own key, not a key form');
+        await page.getByRole('button', { name: 'Unpair this device…' }).waitFor();
+        await page.locator('.toast', { hasText: 'The key typed on this till was revoked or is no longer valid. This till stays paired.' }).waitFor();
+        // The pairing key is the one the till uses, and the server still takes it.
+        assert.equal((await fetch(server.base + '/pets', { headers: { 'X-API-Key': deviceKey } })).status, 200);
+      };
+
+      // While the till runs: the typed key's event stream ends with the revocation.
+      const live = await typedThenPaired('Till 3');
+      await revoke(live.typed.id);
+      await backOnItsOwnKey(live.till.page, live.deviceKey);
+      assert.deepEqual(live.till.errors, []);
+      await live.till.context.close();
+
+      // At the next start: the typed key was revoked while the page was closed.
+      const later = await typedThenPaired('Till 4');
+      await later.till.page.goto('about:blank');
+      await revoke(later.typed.id);
+      await later.till.page.goto(server.base + '/');
+      await backOnItsOwnKey(later.till.page, later.deviceKey);
+      assert.deepEqual(later.till.errors, []);
+      await later.till.context.close();
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('over HTTPS shows the fingerprint the server printed, and the pairing address carries it', async () => {
     const server = await startServer(['--tls']);
     try {
