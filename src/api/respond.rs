@@ -33,6 +33,11 @@ pub fn json<T: Serialize>(value: &T) -> Response {
     json_response(StatusCode::OK, value)
 }
 
+/// A JSON answer, 200, from JSON made earlier.
+pub fn json_body(body: Bytes) -> Response {
+    json_bytes(StatusCode::OK, body)
+}
+
 /// A single record, 200, with its `ETag`.
 pub fn record<T: Serialize>(value: &T) -> Response {
     with_etag(json_response(StatusCode::OK, value), value)

@@ -3,11 +3,20 @@
 //! Guarantee: `care_latest` holds, for each pet and kind, the latest entry of that kind. It
 //! is written by the same transaction that adds the entry (one upsert), so what falls due is
 //! read from one row per pet and kind, however long the log grows.
+//!
+//! What falls due is also remembered, per `within` and day, while none of the tables it is
+//! read from (`pets`, `care_latest`, `store_profile`) changes (see `pages`): the tablets in
+//! the animal room ask again and again, and between two changes get the same bytes.
 
+use std::sync::{Arc, OnceLock};
+
+use bytes::Bytes;
 use chrono::NaiveDate;
+use chrono_tz::Tz;
 use rusqlite::params;
 
 use super::db::{Connection, DbResult, Row};
+use super::pages::{Pages, Tables};
 use super::{pets, profile, Call, Result, Store, Tx};
 use crate::domain::care::{self, CareEntry, CareKind, DueCare, NewCare};
 use crate::domain::query::{Page, Paged};
@@ -115,11 +124,45 @@ fn list(
     Ok(Paged { items, total })
 }
 
+/// The tables what falls due is read from: a change to any of them may change it.
+const DUE_TABLES: [&str; 3] = ["pets", "care_latest", "store_profile"];
+/// Largest answer remembered, in lines: a larger one is read again each time rather than
+/// push the remembered pages of pets out (`pages` holds 20,000 records in all).
+const DUE_REMEMBERED_MAX: usize = 5_000;
+
+/// What falls due within some days, as read on `today` in the store's time zone `tz`,
+/// shared by the requests it answers, with its JSON made once by the first that needs it.
+pub struct DueAnswer {
+    pub items: Vec<DueCare>,
+    pub rendered: OnceLock<Bytes>,
+    today: NaiveDate,
+    tz: Tz,
+}
+
+fn due_key(within: i64) -> String {
+    format!("care due {within}")
+}
+
 /// What falls due by today + `within` days (the store's time zone), for pets not sold:
-/// earliest `dueOn` first.
-fn due(conn: &Connection, within: i64) -> Result<Vec<DueCare>> {
-    let today = report::today(profile::get(conn)?.tz());
-    due_on(conn, today, within)
+/// earliest `dueOn` first. Remembered while nothing it was read from changes.
+fn due(conn: &Connection, pages: &Pages, within: i64) -> Result<Arc<DueAnswer>> {
+    let tables = Tables::of(&DUE_TABLES);
+    let before = pages.version(tables);
+    let tz = profile::get(conn)?.tz();
+    let today = report::today(tz);
+    let answer = Arc::new(DueAnswer {
+        items: due_on(conn, today, within)?,
+        rendered: OnceLock::new(),
+        today,
+        tz,
+    });
+    if answer.items.len() <= DUE_REMEMBERED_MAX {
+        if let Some(version) = before.filter(|v| pages.version(tables) == Some(*v)) {
+            let lines = answer.items.len();
+            pages.keep_answer(due_key(within), version, lines, answer.clone());
+        }
+    }
+    Ok(answer)
 }
 
 fn due_on(conn: &Connection, today: NaiveDate, within: i64) -> Result<Vec<DueCare>> {
@@ -175,7 +218,19 @@ impl<'s> Care<'s> {
     }
 
     /// What falls due within `within` days, earliest first.
-    pub fn due(&self, within: i64) -> Call<'s, Vec<DueCare>> {
-        Call::read(self.0, move |c| due(c, within))
+    pub fn due(&self, within: i64) -> Call<'s, Arc<DueAnswer>> {
+        let pages = self.0.pages();
+        Call::read(self.0, move |c| due(c, &pages, within))
+    }
+
+    /// The same answer as [`Care::due`] would read, when it is remembered from an earlier
+    /// read of the same day and nothing it was read from has changed since: answered
+    /// without a reader.
+    pub fn remembered(&self, within: i64) -> Option<Arc<DueAnswer>> {
+        let pages = &self.0.inner.pages;
+        let version = pages.version(Tables::of(&DUE_TABLES))?;
+        let hit: Arc<DueAnswer> = pages.answer(&due_key(within), version)?;
+        // Days change without a write: an answer of another day is read again.
+        (report::today(hit.tz) == hit.today).then_some(hit)
     }
 }

@@ -22,7 +22,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The tables whose versions are kept; a list reading any other table remembers nothing.
-pub const TABLES: [&str; 4] = ["pets", "categories", "orders", "inventory"];
+pub const TABLES: [&str; 6] = [
+    "pets",
+    "categories",
+    "orders",
+    "inventory",
+    "care_latest",
+    "store_profile",
+];
 
 /// Most lists (query shapes) remembered at once; past it the memory starts afresh.
 const SHAPES_MAX: usize = 512;

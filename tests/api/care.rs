@@ -273,3 +273,73 @@ async fn care_falls_due_by_the_latest_entry_of_each_kind_earliest_first() {
         .await;
     }
 }
+
+/// Today in the time zone `tz`, as the store counts days.
+fn today_in(tz: chrono_tz::Tz) -> chrono::NaiveDate {
+    chrono::Utc::now().with_timezone(&tz).date_naive()
+}
+
+async fn patch(app: &TestApp, path: &str, change: Value) {
+    let res = app.send_json(Method::PATCH, path, change.clone()).await;
+    assert_eq!(res.status(), 200, "{path} {change}");
+}
+
+#[tokio::test]
+async fn what_falls_due_follows_every_change_to_its_pets_their_care_and_the_stores_day() {
+    let app = TestApp::spawn().await;
+    let bella = animal(&app, "Bella").await;
+    let due_on = day(-1);
+    care(
+        &app,
+        bella,
+        json!({ "kind": "vaccination", "dueOn": due_on }),
+    )
+    .await;
+    let first = due(&app, "").await;
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(first[0]["name"], "Bella");
+    // Asked again with nothing changed: the same answer.
+    assert_eq!(due(&app, "").await, first);
+
+    // The pet's new name.
+    patch(
+        &app,
+        &format!("/pets/{bella}"),
+        json!({ "name": "Bella Rose" }),
+    )
+    .await;
+    let renamed = due(&app, "").await;
+    assert_eq!(renamed.len(), 1, "{renamed:?}");
+    assert_eq!(renamed[0]["name"], "Bella Rose");
+
+    // Sold, it is not due; back for sale, it is again.
+    patch(&app, &format!("/pets/{bella}"), json!({ "status": "sold" })).await;
+    assert_eq!(due(&app, "").await, Vec::<Value>::new());
+    patch(
+        &app,
+        &format!("/pets/{bella}"),
+        json!({ "status": "available" }),
+    )
+    .await;
+    assert_eq!(due(&app, "").await.len(), 1);
+
+    // The store's day decides how overdue it is: 25 hours apart, these two zones are never
+    // on the same date.
+    let mut overdue = Vec::new();
+    for zone in [
+        chrono_tz::Pacific::Kiritimati,
+        chrono_tz::Pacific::Pago_Pago,
+    ] {
+        patch(&app, "/store/profile", json!({ "timezone": zone.name() })).await;
+        let list = due(&app, "").await;
+        let expected = (today_in(zone) - due_on.parse::<chrono::NaiveDate>().unwrap()).num_days();
+        assert_eq!(list.len(), 1, "{zone}: {list:?}");
+        assert_eq!(list[0]["overdueDays"], expected, "{zone}");
+        overdue.push(expected);
+    }
+    assert_ne!(overdue[0], overdue[1]);
+
+    // A later entry of the kind without a due date: nothing is due.
+    care(&app, bella, json!({ "kind": "vaccination" })).await;
+    assert_eq!(due(&app, "?within=60").await, Vec::<Value>::new());
+}
