@@ -161,6 +161,8 @@ describe('animals in the staff UI', () => {
     await page.getByRole('button', { name: '+ Place order' }).click();
     const order = page.getByRole('dialog', { name: 'Place an order' });
     await order.getByLabel('Find a pet').fill('beagle');
+    // The Pet box is busy until the pets are listed.
+    await order.locator('select[name="petId"][aria-busy="false"]').waitFor();
     const held = order.locator(`option[value="${biscuit.id}"]`);
     assert.equal(await held.isDisabled(), true);
     assert.match(await held.innerText(), /On hold until .*Quarantine after arrival/);

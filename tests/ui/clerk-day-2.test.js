@@ -364,6 +364,8 @@ describe('an owner’s and a clerk’s day, second round', () => {
     // The scanner's digits and Enter are not the clerk's actions.
     await page.keyboard.type('2000000001203');
     await page.keyboard.press('Enter');
+    // The Pet box is busy until the pets are listed; the Enter waits for them.
+    await dialog.locator('select[name="petId"][aria-busy="false"]').waitFor();
     assert.equal(await dialog.getByLabel('Pet', { exact: true }).inputValue(), String(budgie.id));
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'quantity');
     actions += 1; await page.keyboard.type('2');
@@ -377,8 +379,33 @@ describe('an owner’s and a clerk’s day, second round', () => {
     // A SKU typed in any case finds it too.
     await page.getByRole('button', { name: '+ Place order' }).click();
     await dialog.getByLabel('Find a pet').fill('bud-1');
+    await dialog.locator('select[name="petId"][aria-busy="false"]').waitFor();
     assert.equal(await dialog.getByLabel('Pet', { exact: true }).inputValue(), String(budgie.id));
-    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // A scan straight after the click, while the store has not yet listed its pets (the list
+    // is held until the scan is in): the dialog takes the code at once, and its Enter waits
+    // for the list.
+    /** @type {() => void} */
+    let release = () => {};
+    const held = new Promise((r) => { release = () => r(undefined); });
+    await page.route(/\/pets\?.*sort=name/, async (route) => { await held; await route.continue(); });
+    await page.getByRole('button', { name: '+ Place order' }).click();
+    assert.equal(await dialog.count(), 1, 'the dialog opened before the pets were listed');
+    await page.keyboard.type('2000000001203');
+    await page.keyboard.press('Enter');
+    assert.equal(await dialog.getByLabel('Find a pet').inputValue(), '2000000001203', 'the scan is in Find a pet');
+    assert.equal(await dialog.getByLabel('Pet', { exact: true }).getAttribute('aria-busy'), 'true', 'the Pet box says it is loading');
+    release();
+    await dialog.locator('select[name="petId"][aria-busy="false"]').waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'quantity');
+    assert.equal(await dialog.getByLabel('Pet', { exact: true }).inputValue(), String(budgie.id));
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    await page.locator('.toast', { hasText: 'placed: 1 unit of Budgerigar, $24.50' }).waitFor();
+    await page.unroute(/\/pets\?.*sort=name/);
+    assert.equal((await admin.get(`/store/inventory/${budgie.id}`)).quantity, 2);
     assert.deepEqual(errors, []);
     await context.close();
   });

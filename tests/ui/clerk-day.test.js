@@ -388,6 +388,7 @@ describe('a clerk’s day without surprises', () => {
         await page.getByRole('button', { name: '+ Place order' }).click();
         const dialog = page.getByRole('dialog');
         await dialog.getByLabel('Find a pet').fill(`fancy ${size.name}`);
+        await dialog.locator('select[name="petId"][aria-busy="false"]').waitFor();
         assert.equal(await dialog.getByLabel('Pet', { exact: true }).inputValue(), String(goldfish.id));
         await dialog.getByLabel('Quantity').fill('500');
         await dialog.getByLabel('Quantity').press('Enter');

@@ -145,6 +145,7 @@ describe('backups and pairing a till, in the browser', () => {
       await till.page.getByRole('button', { name: '+ Place order' }).click();
       const dialog = till.page.getByRole('dialog');
       await dialog.getByLabel('Find a pet').fill('neon');
+      await dialog.locator('select[name="petId"][aria-busy="false"]').waitFor();
       await dialog.getByLabel('Quantity').fill('2');
       await dialog.getByRole('button', { name: 'Place order' }).click();
       await till.page.locator('.toast', { hasText: 'placed' }).waitFor();

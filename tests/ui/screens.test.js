@@ -192,6 +192,7 @@ describe('every screen, checked by axe-core and photographed', () => {
       await settle();
       await page.getByRole('button', { name: '+ Place order' }).click();
       await dialog.getByLabel('Find a pet').fill('gold');
+      await dialog.locator('select[name="petId"][aria-busy="false"]').waitFor();
       await shot('place-order-dialog');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });

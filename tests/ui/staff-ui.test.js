@@ -360,6 +360,7 @@ describe('the staff UI', () => {
     await go('Orders');
     await page.getByRole('button', { name: '+ Place order' }).click();
     await dialog().getByLabel('Find a pet').fill('kiw');
+    await dialog().locator('select[name="petId"][aria-busy="false"]').waitFor();
     assert.equal(await dialog().getByLabel('Pet', { exact: true }).inputValue(), String(kiwi.id), 'the one match is picked');
     await dialog().getByLabel('Quantity').fill('2');
     await shot('place-order');

@@ -87,19 +87,17 @@ export function mount(ctx) {
   let cancelledPage = { items: [], total: 0 };
 
   async function placeOrder() {
+    // The dialog opens at once, with the keyboard in "Find a pet", and the pets follow: a code
+    // scanned straight after the click lands in the box, and its Enter waits for the list.
     /** @type {Pet[]} */
-    let pets;
+    let pets = [];
     /** @type {Map<number, number>} */
-    let stock;
-    try {
-      pets = await api.listAll('/pets', { sort: 'name' });
-      stock = await stockFor(pets.map((p) => p.id));
-    } catch (err) {
-      notifyError(err);
-      return;
-    }
+    let stock = new Map();
+    let loaded = false;
+    let enterWaiting = false;
     const orderable = (/** @type {Pet} */ p) => (p.status ?? 'available') === 'available' && (stock.get(p.id) ?? 0) > 0 && !p.hold;
-    const petSelect = /** @type {HTMLSelectElement} */ (h('select', { id: uid('pet'), name: 'petId', required: true, 'aria-describedby': uid('pethint') }));
+    // Busy until the pets are listed: a screen reader says so, and so can a test.
+    const petSelect = /** @type {HTMLSelectElement} */ (h('select', { id: uid('pet'), name: 'petId', required: true, 'aria-describedby': uid('pethint'), 'aria-busy': 'true' }));
     const hint = h('small', { class: 'hint', id: petSelect.getAttribute('aria-describedby') ?? '' });
     // The keyboard starts here, so a scanner's code lands in it.
     const filter = h('input', { id: uid('petfilter'), type: 'search', autocomplete: 'off', placeholder: 'Type or scan', autofocus: true });
@@ -112,7 +110,7 @@ export function mount(ctx) {
       const shown = scanned ? [scanned] : pets.filter((p) => words.every((w) => p.name.toLowerCase().includes(w)));
       const keep = petSelect.value;
       petSelect.replaceChildren(
-        h('option', { value: '' }, shown.length ? 'Choose a pet…' : 'No pet matches'),
+        h('option', { value: '' }, !loaded ? 'Loading the pets…' : shown.length ? 'Choose a pet…' : 'No pet matches'),
         ...shown.map((p) => {
           const qty = stock.get(p.id) ?? 0;
           const why = orderable(p) ? `${qty} in stock` : p.hold ? holdText(p) : (p.status ?? 'available') !== 'available' ? `${p.status}${qty > 0 ? `, ${qty} on the shelf` : ''}` : 'out of stock';
@@ -140,13 +138,17 @@ export function mount(ctx) {
     qty.addEventListener('input', drawTotal);
     // A scanner types the code and Enter: Enter here picks the pet found and moves on to the
     // quantity (it never places the order by itself).
+    const toQuantity = () => {
+      if (!petSelect.value) return;
+      /** @type {HTMLInputElement} */ (qty).focus();
+      /** @type {HTMLInputElement} */ (qty).select();
+    };
     filter.addEventListener('keydown', (e) => {
       const ke = /** @type {KeyboardEvent} */ (e);
       if (ke.key !== 'Enter' || ke.isComposing) return;
       e.preventDefault();
-      if (!petSelect.value) return;
-      /** @type {HTMLInputElement} */ (qty).focus();
-      /** @type {HTMLInputElement} */ (qty).select();
+      if (loaded) toQuantity();
+      else enterWaiting = true;
     });
     fill();
     drawTotal();
@@ -154,7 +156,7 @@ export function mount(ctx) {
     let sent = '';
     /** @type {import('../messages.js').ErrorContext} */
     const context = { action: 'order' };
-    openDialog({
+    const { close } = openDialog({
       title: 'Place an order',
       body: [field('Find a pet', filter, 'A name, or scan a barcode or SKU'), h('div', { class: 'field' }, h('label', { for: petSelect.id }, 'Pet'), petSelect, hint), field('Quantity', qty), total],
       submitLabel: 'Place order',
@@ -177,6 +179,19 @@ export function mount(ctx) {
         }
       },
     });
+    try {
+      pets = await api.listAll('/pets', { sort: 'name' });
+      stock = await stockFor(pets.map((p) => p.id));
+    } catch (err) {
+      close();
+      notifyError(err);
+      return;
+    }
+    loaded = true;
+    fill();
+    petSelect.setAttribute('aria-busy', 'false');
+    drawTotal();
+    if (enterWaiting) toQuantity();
   }
 
   /** @param {Order} order @param {Pet | undefined} pet */
