@@ -65,6 +65,19 @@ export function mount(ctx) {
   let picks = 0;
   /** Tells the count box that the stock of its pet moved. */
   let stockMoved = () => {};
+  /**
+   * Each pet's last stock event, numbered in the order they came: a figure read from the store
+   * loses to an event that came after it was asked for, as the read may have left before the
+   * sale the event tells of.
+   */
+  let seen = 0;
+  /** @type {Map<number, { at: number, quantity: number }>} */
+  const moved = new Map();
+  /** Keeps a figure read from the store, or the event's if one came since. @param {number} petId @param {number} quantity @param {number} asked  `seen` when it was asked for */
+  const readStock = (petId, quantity, asked) => {
+    const last = moved.get(petId);
+    stock.set(petId, last && last.at > asked ? last.quantity : quantity);
+  };
 
   const results = h('div', { class: 'results' });
   const counter = h('div', { class: 'count-panel', 'aria-live': 'polite' });
@@ -139,10 +152,11 @@ export function mount(ctx) {
       expects.textContent = `The store expects ${expected ?? '…'}.${moved ? ' It changed while you counted: a sale or a delivery.' : ''}${before !== undefined ? ` Counted ${before} before.` : ''}`;
     };
     drawExpects();
+    const asked = seen;
     const ready = api.get(`/store/inventory/${pet.id}`).then((/** @type {{ quantity: number }} */ it) => {
-      stock.set(pet.id, it.quantity);
+      readStock(pet.id, it.quantity, asked);
       if (mine !== picks) return;
-      expected = it.quantity;
+      expected = stock.get(pet.id) ?? it.quantity;
       drawExpects();
     }, (/** @type {unknown} */ err) => { if (mine === picks) notifyError(err); });
     stockMoved = () => {
@@ -244,11 +258,12 @@ export function mount(ctx) {
     sending.set(pet.id, n);
     queue = queue.then(async () => {
       try {
+        const asked = seen;
         const saved = /** @type {Line} */ (await api.put(`/store/stocktakes/${st.id}/lines/${pet.id}`, { counted: n }));
         // The stocktake as the page holds it now (a reload may have replaced the object).
         const held = current?.id === st.id ? current : st;
         held.lines = [...held.lines.filter((l) => l.petId !== pet.id), saved];
-        stock.set(pet.id, saved.expected);
+        readStock(pet.id, saved.expected, asked);
         notify(`${pet.name}: counted ${saved.counted}, ${saved.variance === 0 ? 'as expected' : `${signed(saved.variance)} against ${saved.expected} expected`}.`, saved.variance === 0 ? 'ok' : 'info', { group: 'count' });
       } catch (err) {
         notify(`${pet.name}: the count of ${n} was not saved. ${explain(err, { name: pet.name })}`, 'error', { action: { label: 'Count again', run: () => pick(pet) } });
@@ -379,10 +394,15 @@ export function mount(ctx) {
     affects(ev) {
       if (!ev.type.startsWith('inventory.')) return true;
       const it = ev.data;
-      if (it && typeof it.petId === 'number' && typeof it.quantity === 'number' && stock.has(it.petId)) {
-        stock.set(it.petId, it.quantity);
-        stockMoved();
-        if (current) draw();
+      if (it && typeof it.petId === 'number' && typeof it.quantity === 'number') {
+        // Noted for every pet: a figure for it may be on its way.
+        seen += 1;
+        moved.set(it.petId, { at: seen, quantity: it.quantity });
+        if (stock.has(it.petId)) {
+          stock.set(it.petId, it.quantity);
+          stockMoved();
+          if (current) draw();
+        }
       }
       return false;
     },
@@ -393,8 +413,9 @@ export function mount(ctx) {
       const open = /** @type {Stocktake[]} */ (list.items).filter((s) => s.status === 'open');
       const found = open.find((s) => s.id === state.id) ?? open[0] ?? null;
       if (found) {
+        const asked = seen;
         const now = await stockFor(found.lines.map((l) => l.petId));
-        for (const [id, q] of now) stock.set(id, q);
+        for (const [id, q] of now) readStock(id, q, asked);
         // Counts saved here since the list was read stay in it.
         const mine = current?.id === found.id ? current.lines.filter((l) => !found.lines.some((f) => f.petId === l.petId)) : [];
         found.lines = [...found.lines, ...mine];
