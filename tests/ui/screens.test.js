@@ -152,6 +152,19 @@ describe('every screen, checked by axe-core and photographed', () => {
       await dialog.locator('tbody tr').first().waitFor();
       await shot('history-dialog');
       await page.keyboard.press('Escape');
+      await row.getByRole('button', { name: 'More for Guppy' }).click();
+      await row.getByRole('button', { name: 'Edit Guppy' }).click();
+      await dialog.getByLabel('Name', { exact: true }).waitFor();
+      await shot('edit-pet-dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: '+ Add pet' }).click();
+      await dialog.getByLabel('Name', { exact: true }).waitFor();
+      await shot('add-pet-dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      await page.getByRole('dialog', { name: 'Import pets from CSV' }).waitFor();
+      await shot('import-dialog');
+      await page.keyboard.press('Escape');
 
       for (const [link, name] of [['Categories', 'categories'], ['Inventory', 'inventory'], ['Orders', 'orders'], ['Keys', 'keys']]) {
         await goToPage(page, link);
@@ -173,6 +186,18 @@ describe('every screen, checked by axe-core and photographed', () => {
       await page.locator('nav.nav').getByRole('button', { name: /^More/ }).click();
       await page.getByRole('group', { name: 'Manager' }).waitFor();
       await shot('nav-more');
+      await goToPage(page, 'Staff');
+      await settle();
+      await page.getByRole('button', { name: '+ Add staff member' }).click();
+      await dialog.getByLabel('Name', { exact: true }).waitFor();
+      await shot('add-staff-dialog');
+      await page.keyboard.press('Escape');
+      await goToPage(page, 'Categories');
+      await settle();
+      await page.getByRole('button', { name: '+ Add category' }).click();
+      await dialog.getByLabel('Name', { exact: true }).waitFor();
+      await shot('add-category-dialog');
+      await page.keyboard.press('Escape');
       await goToPage(page, 'Keys');
       await settle();
 
@@ -207,6 +232,11 @@ describe('every screen, checked by axe-core and photographed', () => {
       await page.locator('.error-panel').waitFor();
       await shot('load-failed');
       await page.unrouteAll({ behavior: 'wait' });
+
+      // The page a till opens to pair, at this size too.
+      await page.goto(server.base + '/pair');
+      await page.getByLabel('Pairing code').waitFor();
+      await shot('pair-page');
 
       await context.close();
       for (const [name, list] of Object.entries(found)) assert.deepEqual(list, [], `axe violations on ${name} (${size.name})`);
