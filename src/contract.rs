@@ -443,6 +443,10 @@ pub struct Operation {
     pub role: Option<&'static str>,
     pub stability: Stability,
     pub deprecated: bool,
+    /// The most bytes its request body may have: [`BODY_BYTES`], or the bound it names
+    /// (the document publishes that bound; the server reads this).
+    #[serde(skip)]
+    pub body_bytes: Bound,
 }
 
 const fn op(
@@ -460,6 +464,38 @@ const fn op(
         role: Some(role),
         stability: Stability::Stable,
         deprecated: false,
+        body_bytes: BODY_BYTES,
+    }
+}
+
+/// An operation whose request body may be as large as `bound` (more than [`BODY_BYTES`]).
+const fn large_body(operation: Operation, bound: Bound) -> Operation {
+    Operation {
+        body_bytes: bound,
+        ..operation
+    }
+}
+
+/// The most bytes of a request body kept for the request at `path` (a request path, not a
+/// template): the largest of its operations' [`Operation::body_bytes`], else [`BODY_BYTES`].
+pub fn body_limit(path: &str) -> usize {
+    OPERATIONS
+        .iter()
+        .filter(|op| serves(op.path, path))
+        .map(|op| op.body_bytes.max_usize())
+        .max()
+        .unwrap_or(BODY_BYTES.max_usize())
+}
+
+/// Whether the route `template` (`/pets/{petId}`) serves the request path `path`.
+fn serves(template: &str, path: &str) -> bool {
+    let (mut want, mut have) = (template.split('/'), path.split('/'));
+    loop {
+        match (want.next(), have.next()) {
+            (None, None) => return true,
+            (Some(w), Some(h)) if w == h || (w.starts_with('{') && !h.is_empty()) => {}
+            _ => return false,
+        }
     }
 }
 
@@ -893,13 +929,16 @@ pub const OPERATIONS: &[Operation] = &[
         "Store",
         "readonly",
     )),
-    beta(op(
-        "POST",
-        "/store/import/pets",
-        "importPets",
-        "Store",
-        "staff",
-    )),
+    large_body(
+        beta(op(
+            "POST",
+            "/store/import/pets",
+            "importPets",
+            "Store",
+            "staff",
+        )),
+        IMPORT_BYTES,
+    ),
     beta(op(
         "GET",
         "/store/labels.svg",
@@ -1157,5 +1196,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The middleware keeps as much of a body as `body_limit` says: each operation's limit
+    /// must be a bound the document publishes, and a request's path finds its operation's.
+    #[test]
+    fn every_operations_body_limit_is_a_published_bound_and_is_the_one_enforced_at_its_path() {
+        let published = serde_json::to_value(facts().bounds).unwrap();
+        let published: Vec<&serde_json::Value> = published
+            .as_object()
+            .unwrap()
+            .values()
+            .filter(|b| b.get("max").is_some())
+            .collect();
+        for op in OPERATIONS {
+            let limit = serde_json::to_value(op.body_bytes).unwrap();
+            assert!(published.contains(&&limit), "{}", op.operation_id);
+            let path = op
+                .path
+                .replace("{petId}", "7")
+                .replace('{', "x")
+                .replace('}', "");
+            assert!(body_limit(&path) >= op.body_bytes.max_usize(), "{path}");
+        }
+        assert_eq!(body_limit("/store/import/pets"), IMPORT_BYTES.max_usize());
+        assert_eq!(body_limit("/pets/7"), BODY_BYTES.max_usize());
+        assert_eq!(body_limit("/store/import/pets/7"), BODY_BYTES.max_usize());
+        assert_eq!(body_limit("/store/import"), BODY_BYTES.max_usize());
+        assert_eq!(body_limit("/nowhere"), BODY_BYTES.max_usize());
     }
 }

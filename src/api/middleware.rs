@@ -17,7 +17,6 @@ use futures_util::StreamExt;
 use super::access_log;
 use super::conditional;
 use super::error::ApiError;
-use super::extract::BODY_LIMIT;
 use super::limit;
 use super::state::AppState;
 use crate::auth::Caller;
@@ -212,19 +211,9 @@ fn is_this_machine(addr: std::net::IpAddr) -> bool {
 /// unread and the connection closed after the answer.
 const DRAIN_LIMIT: usize = 4 * 1024 * 1024;
 
-/// The operations that take a body larger than [`BODY_LIMIT`], and their limit.
-const LARGE_BODIES: &[(&str, usize)] = &[("/store/import/pets", crate::domain::import::BODY_MAX)];
-
-/// The most bytes of a body to keep for the operation at `path`.
-pub fn body_limit(path: &str) -> usize {
-    LARGE_BODIES
-        .iter()
-        .find(|(p, _)| *p == path)
-        .map_or(BODY_LIMIT, |(_, limit)| *limit)
-}
-
 /// Reads the request body to its end before anything answers, keeping at most one byte over
-/// its operation's limit ([`BODY_LIMIT`], or [`body_limit`]) (enough for the JSON extractor to answer 413). An answer sent while the
+/// its operation's limit (`contract::body_limit`: [`BODY_LIMIT`](super::extract::BODY_LIMIT) unless the operations table
+/// says more) (enough for the JSON extractor to answer 413). An answer sent while the
 /// client is still sending makes the socket close with a reset, and the client loses the
 /// answer: a 413, or a 401, 403, 404 or 415 decided before the body mattered.
 pub async fn read_body(State(s): State<AppState>, req: Request, next: Next) -> Response {
@@ -234,7 +223,7 @@ pub async fn read_body(State(s): State<AppState>, req: Request, next: Next) -> R
     }
     let (parts, body) = req.into_parts();
     let timeout = s.app.settings().request_timeout;
-    let limit = body_limit(parts.uri.path());
+    let limit = crate::contract::body_limit(parts.uri.path());
     let (kept, complete) = match tokio::time::timeout(timeout, read_capped(body, limit)).await {
         Ok(Ok(read)) => read,
         Ok(Err(_)) => return closing(ApiError::bad_request("the request body could not be read")),

@@ -131,8 +131,9 @@ pub fn build(state: AppState) -> Router {
         )
         .route(
             "/store/import/pets",
-            axum::routing::post(transfer::import_pets)
-                .layer(DefaultBodyLimit::max(crate::domain::import::BODY_MAX + 1)),
+            axum::routing::post(transfer::import_pets).layer(DefaultBodyLimit::max(
+                crate::contract::body_limit("/store/import/pets") + 1,
+            )),
         )
         .route("/store/labels.svg", get(labels::sheet))
         .route(

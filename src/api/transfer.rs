@@ -403,7 +403,10 @@ pub async fn import_pets(
     if body.len() > BODY_MAX {
         return Err(ApiError::new(
             Code::PayloadTooLarge,
-            "the CSV file is larger than 5 MiB; split it and import the parts",
+            format!(
+                "the CSV file is larger than {}; split it and import the parts",
+                crate::contract::kib(crate::contract::IMPORT_BYTES.max)
+            ),
         ));
     }
     let name = auth.key_name();
