@@ -166,6 +166,15 @@ impl Connection {
         }
     }
 
+    /// The SQLite connection, when it is one, given back (to close it, or use it alone).
+    pub fn into_lite(self) -> Option<rusqlite::Connection> {
+        match self {
+            Self::Lite(conn) => Some(conn),
+            #[cfg(feature = "postgres")]
+            Self::Pg(_) => None,
+        }
+    }
+
     /// The SQLite connection, when it is one, to change its settings.
     pub fn lite_mut(&mut self) -> Option<&mut rusqlite::Connection> {
         match self {

@@ -13,9 +13,13 @@
 //! - **Events from other processes**, PostgreSQL's alone, reach the subscribers through
 //!   [`postgres_follower`].
 //!
-//! The store's opening and its migrations still branch in their own files (`mod.rs`,
-//! `migrate.rs`, `connection.rs`, `backup.rs`, `restore.rs`).
+//! - **Migrations**: the lock one process migrates under, the table that records them, and
+//!   how one step runs, for the one runner in `migrate`, are in [`migrating`].
+//!
+//! The store's opening still branches in its own files (`mod.rs`, `connection.rs`,
+//! `backup.rs`, `restore.rs`).
 
+pub(super) mod migrating;
 pub(super) mod postgres_follower;
 pub(super) mod wal;
 

@@ -1,13 +1,18 @@
 //! Schema migrations: `.sql` files embedded in the binary, listed once in [`MIGRATIONS`] (each
-//! step with its SQLite file and its PostgreSQL twin), applied in order and recorded in
-//! `schema_migrations`.
+//! step with its SQLite file and its PostgreSQL twin; adding a step is one line there),
+//! applied in order by one runner for both engines ([`run`]) and recorded in
+//! `schema_migrations`. A schema newer than the program's is refused with one error on
+//! either engine ([`StoreError::NewerSchema`]).
 //!
-//! The whole run (reading the schema version, applying what is missing, recording it) is
-//! one `BEGIN IMMEDIATE` transaction: a second program starting on the same file at the same
-//! moment waits for the first, then finds the schema up to date. Nothing is half-applied.
+//! What differs between the engines is in `engine::migrating`: the lock that lets one
+//! process migrate while the others wait (SQLite: the whole run is one `BEGIN IMMEDIATE`
+//! transaction, so nothing is half-applied; PostgreSQL: an advisory lock, a transaction per
+//! step), the table's integer type, and the Rust steps SQLite needs ([`STEPS`]).
 
-use rusqlite::{params, Connection, TransactionBehavior};
+use rusqlite::params;
 
+use super::db::{Connection, DbResult};
+use super::engine::migrating;
 use super::StoreError;
 
 /// One migration: its version, and its file of SQL for each engine, named once:
@@ -17,7 +22,6 @@ struct Migration {
     version: i64,
     file: &'static str,
     sqlite: &'static str,
-    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     postgres: &'static str,
 }
 
@@ -76,10 +80,10 @@ const STEPS: &[(i64, Step)] = &[
 ];
 
 /// A migration step written in Rust.
-type Step = fn(&Connection) -> rusqlite::Result<()>;
+type Step = fn(&rusqlite::Connection) -> rusqlite::Result<()>;
 
 /// Lets the stock history's `source` be `count` (a stocktake) and `import` (a CSV import).
-fn widen_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
+fn widen_stock_change_sources(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     rebuild_rewritten(
         conn,
         "stock_changes",
@@ -91,7 +95,7 @@ fn widen_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
 /// Checks the stock history's `source` with one comparison per value instead of an `IN`
 /// list, which SQLite checks by building a temporary index on every insert (see
 /// migrations/0018_stock_change_sources_without_a_list.sql). The values allowed are the same.
-fn compare_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
+fn compare_stock_change_sources(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     rebuild_rewritten(
         conn,
         "stock_changes",
@@ -103,7 +107,7 @@ fn compare_stock_change_sources(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Lets the stock history's `source` be `refund` (units a refund put back), one comparison
 /// more beside the others (see migrations/0021_refunds.sql).
-fn allow_refund_source(conn: &Connection) -> rusqlite::Result<()> {
+fn allow_refund_source(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     rebuild_rewritten(
         conn,
         "stock_changes",
@@ -114,7 +118,7 @@ fn allow_refund_source(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Lets the stock history's `source` be `received` (units a purchase order brought in), one
 /// comparison more beside the others (see migrations/0024_stockroom.sql).
-fn allow_received_source(conn: &Connection) -> rusqlite::Result<()> {
+fn allow_received_source(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     rebuild_rewritten(
         conn,
         "stock_changes",
@@ -126,7 +130,7 @@ fn allow_received_source(conn: &Connection) -> rusqlite::Result<()> {
 /// Checks a pet's `status` with one comparison per value instead of an `IN` list, which
 /// SQLite checks by building a temporary index whenever a pet is written (see
 /// migrations/0025_pet_statuses_without_a_list.sql). The values allowed are the same.
-fn compare_pet_statuses(conn: &Connection) -> rusqlite::Result<()> {
+fn compare_pet_statuses(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     rewrite_in_place(
         conn,
         "pets",
@@ -142,7 +146,12 @@ fn compare_pet_statuses(conn: &Connection) -> rusqlite::Result<()> {
 /// through `writable_schema` and raises the schema version, so other connections read the
 /// table again; `RESET` makes this one (the writer's, once migrated) read it again too.
 /// Does nothing when the text holds no `from`, so a second run changes nothing.
-fn rewrite_in_place(conn: &Connection, table: &str, from: &str, to: &str) -> rusqlite::Result<()> {
+fn rewrite_in_place(
+    conn: &rusqlite::Connection,
+    table: &str,
+    from: &str,
+    to: &str,
+) -> rusqlite::Result<()> {
     let create: String = conn.query_row(
         "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
         [table],
@@ -166,7 +175,12 @@ fn rewrite_in_place(conn: &Connection, table: &str, from: &str, to: &str) -> rus
 /// Rebuilds `table` from its own `CREATE` text with `from` replaced by `to` (SQLite cannot
 /// alter a CHECK): every column (whichever migrations added them), every row and every index
 /// is kept. Does nothing when the text holds no `from`, so a second run changes nothing.
-fn rebuild_rewritten(conn: &Connection, table: &str, from: &str, to: &str) -> rusqlite::Result<()> {
+fn rebuild_rewritten(
+    conn: &rusqlite::Connection,
+    table: &str,
+    from: &str,
+    to: &str,
+) -> rusqlite::Result<()> {
     let create: String = conn.query_row(
         "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
         [table],
@@ -225,110 +239,65 @@ fn refuse_newer(current: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Brings the database up to the newest schema. Refuses a database written by a newer
-/// version of the program rather than guessing at it.
-pub fn run(conn: &mut Connection) -> Result<(), StoreError> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute_batch(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (
-             version    INTEGER PRIMARY KEY,
-             name       TEXT NOT NULL,
-             applied_at TEXT NOT NULL
-         )",
-    )?;
-    let current: i64 = tx.query_row(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-        [],
-        |row| row.get(0),
-    )?;
-    refuse_newer(current)?;
-    // Each migration is applied once whatever its number: they are numbered apart, so one
-    // with a lower number may arrive after a higher one has been applied.
-    let applied: Vec<i64> = tx
-        .prepare("SELECT version FROM schema_migrations")?
-        .query_map([], |row| row.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    for migration in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
-        let (version, name) = (migration.version, migration.name());
-        tx.execute_batch(migration.sqlite)?;
-        for (_, step) in STEPS.iter().filter(|s| s.0 == version) {
-            step(&tx)?;
-        }
-        tx.execute(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
-            params![version, name, crate::domain::time::now()],
+/// Brings the database up to the newest schema, on either engine: the engine module says
+/// how the run is locked, which table records it and how one step runs and is recorded
+/// (`engine::migrating`). Refuses a database written by a newer version of the program
+/// rather than guessing at it.
+pub(super) fn run(conn: &Connection) -> Result<(), StoreError> {
+    migrating::locked(conn, |conn| {
+        conn.execute_batch(migrating::table(conn))?;
+        let current: i64 = conn.query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |row| row.get(0),
         )?;
-        tracing::info!(version, name, "applied migration");
-    }
-    tx.commit()?;
-    Ok(())
-}
-
-/// Brings a PostgreSQL store's schema up to date. A session-level advisory lock makes
-/// processes starting together take turns: the first migrates, the others find it done.
-/// (An advisory lock rather than a lock row: it needs no table before the first migration,
-/// and the server releases it if the process dies.)
-#[cfg(feature = "postgres")]
-pub fn run_postgres(url: &str) -> Result<(), StoreError> {
-    let conn = super::connection::open_postgres(url, false)?;
-    conn.execute_batch(&format!(
-        "SELECT pg_advisory_lock({})",
-        super::dialect::SETUP_LOCK
-    ))?;
-    let result = migrate_postgres(&conn);
-    let unlocked = conn.execute_batch(&format!(
-        "SELECT pg_advisory_unlock({})",
-        super::dialect::SETUP_LOCK
-    ));
-    result?;
-    unlocked?;
-    Ok(())
-}
-
-#[cfg(feature = "postgres")]
-fn migrate_postgres(conn: &super::db::Connection) -> Result<(), StoreError> {
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (
-             version    BIGINT PRIMARY KEY,
-             name       TEXT NOT NULL,
-             applied_at TEXT NOT NULL
-         )",
-    )?;
-    let current: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-        [],
-        |row| row.get(0),
-    )?;
-    refuse_newer(current)?;
-    let applied: Vec<i64> = conn
-        .prepare_cached("SELECT version FROM schema_migrations")?
-        .query_map([], |row| row.get(0))?
-        .collect::<super::db::DbResult<_>>()?;
-    for migration in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
-        let (version, name) = (migration.version, migration.name());
-        conn.execute_batch("BEGIN")?;
-        let done = conn.execute_batch(migration.postgres).and_then(|()| {
-            conn.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
-                params![version, name, crate::domain::time::now()],
-            )
-        });
-        match done {
-            Ok(_) => conn.execute_batch("COMMIT")?,
-            Err(err) => {
-                let _ = conn.execute_batch("ROLLBACK");
-                return Err(err.into());
-            }
+        refuse_newer(current)?;
+        // Each migration is applied once whatever its number: they are numbered apart, so
+        // one with a lower number may arrive after a higher one has been applied.
+        let applied: Vec<i64> = conn
+            .prepare_cached("SELECT version FROM schema_migrations")?
+            .query_map([], |row| row.get(0))?
+            .collect::<DbResult<_>>()?;
+        for migration in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
+            let (version, name) = (migration.version, migration.name());
+            let sqlite = |lite: &rusqlite::Connection| {
+                lite.execute_batch(migration.sqlite)?;
+                for (_, step) in STEPS.iter().filter(|s| s.0 == version) {
+                    step(lite)?;
+                }
+                Ok(())
+            };
+            let record = |conn: &Connection| {
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                    params![version, name, crate::domain::time::now()],
+                )
+                .map(|_| ())
+            };
+            migrating::apply(conn, sqlite, migration.postgres, record)?;
+            tracing::info!(version, name, "applied migration");
         }
-        tracing::info!(version, name, "applied migration");
+        Ok(())
+    })
+}
+
+/// [`run`] on a SQLite connection of its own (a restore's staged copy, the new store it is
+/// compared with), which is handed back as it was.
+pub(super) fn run_sqlite(conn: &mut rusqlite::Connection) -> Result<(), StoreError> {
+    let own = std::mem::replace(conn, rusqlite::Connection::open_in_memory()?);
+    let db = Connection::Lite(own);
+    let result = run(&db);
+    if let Some(own) = db.into_lite() {
+        *conn = own;
     }
-    Ok(())
+    result
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use rusqlite::Connection;
 
     #[test]
     fn each_migration_file_is_numbered_with_its_version_and_versions_only_grow() {
@@ -408,7 +377,7 @@ mod tests {
     #[test]
     fn writing_the_stock_history_builds_no_temporary_index_and_still_checks_its_source() {
         let mut conn = Connection::open_in_memory().unwrap();
-        run(&mut conn).unwrap();
+        run_sqlite(&mut conn).unwrap();
         let insert = "INSERT INTO stock_changes (pet_id, delta, quantity_after, source, at) \
                       VALUES (?1, ?2, ?3, ?4, ?5)";
         let steps: Vec<String> = conn
@@ -448,7 +417,7 @@ mod tests {
     #[test]
     fn writing_a_pet_builds_no_temporary_index_and_still_checks_its_status() {
         let mut conn = Connection::open_in_memory().unwrap();
-        run(&mut conn).unwrap();
+        run_sqlite(&mut conn).unwrap();
         conn.execute(
             "INSERT INTO categories (name, name_fold) VALUES ('Dogs', 'dogs')",
             [],
@@ -533,8 +502,8 @@ mod tests {
         };
         assert!(create(&conn).contains("status IN ("));
 
-        run(&mut conn).unwrap();
-        run(&mut conn).unwrap(); // a second run changes nothing
+        run_sqlite(&mut conn).unwrap();
+        run_sqlite(&mut conn).unwrap(); // a second run changes nothing
 
         assert!(!create(&conn).contains("status IN ("), "{}", create(&conn));
         assert_eq!(objects(&conn), before);
@@ -555,12 +524,12 @@ mod tests {
             .is_err());
     }
 
-    /// A schema newer than the program's is refused with the newer-schema error (PostgreSQL's
-    /// runner calls the same `refuse_newer`), and nothing is applied.
+    /// A schema newer than the program's is refused with the newer-schema error (the one runner
+    /// serves PostgreSQL too), and nothing is applied.
     #[test]
     fn a_schema_from_a_newer_petstore_is_refused_with_the_newer_schema_error_and_left_as_it_is() {
         let mut conn = Connection::open_in_memory().unwrap();
-        run(&mut conn).unwrap();
+        run_sqlite(&mut conn).unwrap();
         let future = newest() + 1;
         conn.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, 'future', 'x')",
@@ -576,7 +545,7 @@ mod tests {
                 .unwrap()
         };
         let before = schema(&conn);
-        match run(&mut conn) {
+        match run_sqlite(&mut conn) {
             Err(StoreError::NewerSchema { found, known }) => {
                 assert_eq!((found, known), (future, newest()));
             }

@@ -343,8 +343,8 @@ impl Store {
         let mut attempt = 0;
         let conn = loop {
             let opened = connection::open_writer(path)
-                .and_then(|conn| startup::check(&conn, path).map(|()| conn))
-                .and_then(|mut conn| migrate::run(&mut conn).map(|()| conn));
+                .and_then(|conn| startup::check(&conn, path).map(|()| Connection::Lite(conn)))
+                .and_then(|conn| migrate::run(&conn).map(|()| conn));
             match opened {
                 Err(StoreError::Busy) if attempt < OPEN_RETRIES => {
                     attempt += 1;
@@ -356,7 +356,6 @@ impl Store {
         startup::make_private(path);
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let pages = pages::Pages::new(lock.is_some());
-        let conn = Connection::Lite(conn);
         let checkpoint_path = path.to_owned();
         let writer = writer::spawn(
             move || Ok(conn),
@@ -396,7 +395,7 @@ impl Store {
         let on_own_thread = |url: String| {
             // The PostgreSQL client runs a small runtime of its own, which cannot start on
             // an async worker thread: connect and migrate on a plain thread.
-            std::thread::spawn(move || migrate::run_postgres(&url))
+            std::thread::spawn(move || migrate::run(&connection::open_postgres(&url, false)?))
                 .join()
                 .map_err(|_| StoreError::Internal("migrating the database panicked".into()))?
         };

@@ -144,7 +144,7 @@ fn inspect(file: &Path) -> Result<i64> {
 fn stage(file: &Path, staged: &Path) -> Result<(i64, i64, i64)> {
     backup(file, staged)?;
     let mut conn = Connection::open(staged)?;
-    migrate::run(&mut conn).map_err(|e| {
+    migrate::run_sqlite(&mut conn).map_err(|e| {
         refuse(format!(
             "{} cannot be brought up to this program's schema: {e}",
             file.display()
@@ -218,7 +218,7 @@ fn schema(conn: &Connection) -> rusqlite::Result<std::collections::BTreeMap<Stri
 /// Refuses (saying what differs) a staged store whose schema is not a new store's.
 fn same_schema_as_a_new_store(staged: &Connection) -> std::result::Result<(), String> {
     let mut fresh = Connection::open_in_memory().map_err(|e| e.to_string())?;
-    migrate::run(&mut fresh).map_err(|e| e.to_string())?;
+    migrate::run_sqlite(&mut fresh).map_err(|e| e.to_string())?;
     let want = schema(&fresh).map_err(|e| e.to_string())?;
     let mut have = schema(staged).map_err(|e| format!("its schema cannot be read ({e})"))?;
     // A store made by an early schema and brought up to date lacks indexes added to a

@@ -47,3 +47,4 @@ mod tax;
 mod tls;
 mod trade_bounds;
 mod transfer;
+mod upgrade;
