@@ -344,7 +344,7 @@ async fn serve_app(
             writeln!(out, "Its SHA-256 fingerprint: {}", tls.fingerprint())?;
         }
         match settings.backup.every {
-            _ if store::is_postgres(&settings.db) => writeln!(
+            _ if store::Location::of(&settings.db).file().is_none() => writeln!(
                 out,
                 "Backups: none automatic on a PostgreSQL store; back it up with pg_dump"
             )?,

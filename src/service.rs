@@ -75,7 +75,10 @@ pub fn install(
     argv.extend(serve.iter().cloned());
     let settings = Settings::from_args(&argv)?;
     let db = std::path::absolute(&settings.db)?;
-    if !crate::store::is_postgres(&db) && !db.is_file() {
+    if crate::store::Location::of(&db)
+        .file()
+        .is_some_and(|file| !file.is_file())
+    {
         return Err(Error::Settings(format!(
             "there is no store at {} yet: run `petstore serve` once first (it makes the store \
              and shows its admin key, which a service cannot show), stop it, then install",

@@ -70,10 +70,9 @@ impl Backups {
     /// Takes a backup of `kind` now, then prunes that kind to the kept count. Blocks until
     /// the copy is written, checked and synced.
     pub fn take(&self, kind: BackupKind) -> Result<BackupFile, StoreError> {
-        if crate::store::is_postgres(&self.inner.store) {
-            // The same refusal as `petstore backup`, before any folder is made.
-            crate::store::backup(&self.inner.store, &self.inner.store)?;
-        }
+        // The same refusal as `petstore backup` for a store petstore does not back up,
+        // before any folder is made.
+        crate::store::Location::of(&self.inner.store).backed_up_file()?;
         let _one_at_a_time = self.inner.taking.lock().unwrap_or_else(|e| e.into_inner());
         let taken = self.inner.folder.take(&self.inner.store, kind)?;
         tracing::info!(name = %taken.name, size = taken.size, "backup taken");
@@ -93,7 +92,10 @@ impl Backups {
         let Some(every) = self.inner.settings.every else {
             return Ok(());
         };
-        if crate::store::is_postgres(&self.inner.store) {
+        if crate::store::Location::of(&self.inner.store)
+            .file()
+            .is_none()
+        {
             tracing::info!("no scheduled backups: a PostgreSQL store is backed up with pg_dump");
             return Ok(());
         }

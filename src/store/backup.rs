@@ -24,12 +24,7 @@ pub const PARTIAL_SUFFIX: &str = ".partial";
 /// Copies the store at `source` to `dest` (which must not exist yet) while the store keeps
 /// serving: every order acknowledged before the copy started is in it.
 pub fn backup(source: &Path, dest: &Path) -> Result<()> {
-    if super::is_postgres(source) {
-        return Err(crate::domain::DomainError::Conflict(
-            "this store is a PostgreSQL database: back it up with pg_dump (and restore with pg_restore)".into(),
-        )
-        .into());
-    }
+    let source = super::Location::of(source).backed_up_file()?;
     super::files::refuse_device_name(dest).map_err(|e| StoreError::Internal(e.to_string()))?;
     if dest.exists() {
         return Err(StoreError::Internal(format!(

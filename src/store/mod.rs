@@ -83,20 +83,16 @@ pub use backups::{BackupFile, BackupFolder, BackupKind};
 pub use call::{as_member, Call, Pending};
 pub use claim::Claim;
 use db::{Connection, DbError, DbResult};
+pub use engine::Location;
 pub use restore::{restore, Restored};
 use tx::Tx;
 
 use crate::domain::event::Event;
 use crate::domain::DomainError;
 
-/// The folder for the store's own files (backups, certificate): the one holding the store's
-/// file `path`; for a PostgreSQL store, this user's data folder (or the current folder when
-/// the system names none).
+/// The folder for the store's own files (backups, certificate): see [`Location::files_parent`].
 pub fn files_parent(path: &Path) -> PathBuf {
-    if is_postgres(path) {
-        return crate::data_folder::folder().unwrap_or_else(|| PathBuf::from("."));
-    }
-    files::parent_of(path).to_owned()
+    Location::of(path).files_parent()
 }
 
 /// Why a store operation failed.
@@ -261,180 +257,28 @@ struct Inner {
     follower: Option<engine::postgres_follower::Follower>,
 }
 
-/// The PostgreSQL URL `path` stands for, if it is one.
-fn postgres_url(path: &Path) -> Option<&str> {
-    path.to_str()
-        .filter(|p| p.starts_with("postgres://") || p.starts_with("postgresql://"))
-}
-
-/// Whether `path` names a PostgreSQL database rather than a SQLite file.
-pub fn is_postgres(path: &Path) -> bool {
-    postgres_url(path).is_some()
-}
-
-/// The store's location as it may be printed or logged: a file's path, or a PostgreSQL URL
-/// with its password (and any `password=` parameter) replaced by `***`.
+/// The store's location as it may be printed or logged: see [`Location::shown`].
 pub fn shown(path: &Path) -> String {
-    let Some(url) = postgres_url(path) else {
-        return path.display().to_string();
-    };
-    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(end);
-    let authority = match authority.rsplit_once('@') {
-        Some((user_info, host)) => match user_info.split_once(':') {
-            Some((user, _password)) => format!("{user}:***@{host}"),
-            None => authority.to_owned(),
-        },
-        None => authority.to_owned(),
-    };
-    let tail = match tail.split_once('?') {
-        Some((path, query)) => {
-            let query: Vec<String> = query
-                .split('&')
-                .map(|pair| match pair.split_once('=') {
-                    Some((name, _)) if name.eq_ignore_ascii_case("password") => {
-                        format!("{name}=***")
-                    }
-                    _ => pair.to_owned(),
-                })
-                .collect();
-            format!("{path}?{}", query.join("&"))
-        }
-        None => tail.to_owned(),
-    };
-    format!("{scheme}://{authority}{tail}")
+    Location::of(path).shown()
 }
-
-/// How often opening a store is tried again while another program holds it busy.
-const OPEN_RETRIES: u64 = 40;
 
 impl Store {
     /// Opens (creating if need be) the store at `path` and brings its schema up to date.
     /// Refuses a file that is read-only, damaged, another program's or from a newer petstore.
     pub fn open(path: &Path) -> Result<Self> {
-        if let Some(url) = postgres_url(path) {
-            return Self::open_postgres(url);
-        }
-        Self::open_with(path, None)
+        Location::of(path).open(false)
     }
 
     /// [`Store::open`] for serving: also takes the store's exclusive lock, so a second
     /// petstore serving the same file is refused while this one has it open. On PostgreSQL,
     /// waits (saying so in the log) while the database server cannot be reached yet.
     pub fn open_exclusive(path: &Path) -> Result<Self> {
-        if let Some(url) = postgres_url(path) {
-            // Several processes serving one PostgreSQL database is the point. A server may
-            // start before its database (after a power cut): it waits for it.
-            #[cfg(feature = "postgres")]
-            pg::wait_until_reachable(url, &shown(path));
-            return Self::open_postgres(url);
-        }
-        startup::prepare(path)?;
-        let lock = startup::lock(path)?;
-        Self::open_with(path, Some(lock))
-    }
-
-    fn open_with(path: &Path, lock: Option<std::fs::File>) -> Result<Self> {
-        startup::prepare(path)?;
-        // Programs starting together on a new file race to switch it to WAL, which SQLite
-        // answers "busy" at once, past any busy timeout: try again for a few seconds before
-        // calling the file locked.
-        let mut attempt = 0;
-        let conn = loop {
-            let opened = connection::open_writer(path)
-                .and_then(|conn| startup::check(&conn, path).map(|()| Connection::Lite(conn)))
-                .and_then(|conn| migrate::run(&conn).map(|()| conn));
-            match opened {
-                Err(StoreError::Busy) if attempt < OPEN_RETRIES => {
-                    attempt += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(20 * attempt));
-                }
-                other => break other.map_err(|e| startup::explain(path, e))?,
-            }
-        };
-        startup::make_private(path);
-        let (events, _) = broadcast::channel(EVENT_BUFFER);
-        let pages = pages::Pages::new(lock.is_some());
-        let checkpoint_path = path.to_owned();
-        let writer = writer::spawn(
-            move || Ok(conn),
-            Some(Box::new(move || {
-                connection::open_checkpointer(&checkpoint_path)
-            })),
-            writer::Sink::Broadcast(events.clone()),
-            pages.clone(),
-        )?;
-        let reader_path = path.to_owned();
-        let readers = readers::spawn(
-            Arc::new(move || connection::open_reader(&reader_path).map(Connection::Lite)),
-            readers::COUNT,
-        )?;
-        Ok(Self {
-            inner: Arc::new(Inner {
-                path: path.to_owned(),
-                writer,
-                readers,
-                events,
-                pages,
-                lock: std::sync::Mutex::new(lock),
-                follower: None,
-            }),
-        })
+        Location::of(path).open(true)
     }
 
     /// What the lists remember (see `pages`).
     fn pages(&self) -> Arc<pages::Pages> {
         self.inner.pages.clone()
-    }
-
-    /// Opens the store on a PostgreSQL database, migrating it first (under an advisory
-    /// lock, so processes starting together migrate it once).
-    #[cfg(feature = "postgres")]
-    fn open_postgres(url: &str) -> Result<Self> {
-        let on_own_thread = |url: String| {
-            // The PostgreSQL client runs a small runtime of its own, which cannot start on
-            // an async worker thread: connect and migrate on a plain thread.
-            std::thread::spawn(move || migrate::run(&connection::open_postgres(&url, false)?))
-                .join()
-                .map_err(|_| StoreError::Internal("migrating the database panicked".into()))?
-        };
-        on_own_thread(url.to_owned())?;
-        let (events, _) = broadcast::channel(EVENT_BUFFER);
-        let follower = engine::postgres_follower::Follower::start(url.to_owned(), events.clone())?;
-        // Other processes write the same tables: nothing is remembered between requests.
-        let pages = pages::Pages::new(false);
-        let writer_url = url.to_owned();
-        let writer = writer::spawn(
-            move || connection::open_postgres(&writer_url, false),
-            None,
-            writer::Sink::Wake(follower.waker()),
-            pages.clone(),
-        )?;
-        let reader_url = url.to_owned();
-        let readers = readers::spawn(
-            Arc::new(move || connection::open_postgres(&reader_url, true)),
-            readers::POSTGRES_COUNT,
-        )?;
-        Ok(Self {
-            inner: Arc::new(Inner {
-                path: PathBuf::from(url),
-                writer,
-                readers,
-                events,
-                pages,
-                lock: std::sync::Mutex::new(None),
-                follower: Some(follower),
-            }),
-        })
-    }
-
-    #[cfg(not(feature = "postgres"))]
-    fn open_postgres(_url: &str) -> Result<Self> {
-        Err(StoreError::Refused(
-            "this petstore was built without PostgreSQL; use a SQLite file, or the petstore server"
-                .into(),
-        ))
     }
 
     /// Where the store's file is.

@@ -49,12 +49,7 @@ pub struct Restored {
 
 /// Puts the backup `file` in place of the store at `store`; see the module's steps.
 pub fn restore(store: &Path, file: &Path) -> Result<Restored> {
-    if super::is_postgres(store) {
-        return Err(crate::domain::DomainError::Conflict(
-            "this store is a PostgreSQL database: restore it with pg_restore (from a pg_dump backup)".into(),
-        )
-        .into());
-    }
+    let store = super::Location::of(store).restored_file()?;
     let meta = std::fs::metadata(file)
         .map_err(|e| refuse(format!("cannot read {}: {e}", file.display())))?;
     if !meta.is_file() {
