@@ -1,4 +1,8 @@
-//! The store: everything that touches SQLite, and nothing that touches HTTP.
+//! The store: everything that touches the database (SQLite, or PostgreSQL for a larger
+//! shop), and nothing that touches HTTP. Each SQL text is written once for both engines;
+//! whatever else differs between them (opening, migrations' lock, the writer's begin and
+//! commit, the log, other processes' events) is in `engine`, and no other file here asks
+//! which engine it runs on.
 //!
 //! One writer thread owns the only connection that writes. Writes queue up for it and are
 //! committed in groups: one `BEGIN IMMEDIATE … COMMIT` (one fsync, `synchronous=FULL`) for
