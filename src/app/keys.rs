@@ -146,6 +146,15 @@ impl Keys {
         Ok(record)
     }
 
+    /// Ends a staff member's session: it stops working at once in this process, and a re-read
+    /// that found the session open before it ended (the maintenance thread's, every second)
+    /// cannot put it back, because the re-read made here after the end is the newer one.
+    pub async fn end_session(&self, session_id: i64) -> Result<(), StoreError> {
+        self.keyring.remove_staff(session_id);
+        self.store.staff().end_session(session_id).await?;
+        self.reload().await
+    }
+
     /// An admin key that lives only in this process's memory, for the desktop window.
     pub fn issue_session_key(&self, name: &str) -> String {
         self.keyring.add_session_key(name, FIRST_ADMIN_QUOTA)
@@ -278,6 +287,49 @@ mod tests {
         assert!(
             keys.keyring().resolve(&secret, 0).is_some(),
             "the new key still works"
+        );
+        store.close();
+    }
+
+    #[test]
+    fn a_reload_that_read_the_sessions_before_a_sign_out_does_not_put_the_session_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("store.sqlite")).unwrap();
+        let keys = Keys::load(store.clone()).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let now = chrono::Utc::now().timestamp();
+        let member = store
+            .staff()
+            .create("Ann".into(), Role::Staff, "not a PIN hash".into())
+            .wait()
+            .unwrap();
+        let secret = Secret::generate().into_string();
+        let session = store
+            .sign_ins()
+            .signed_in(
+                "device".into(),
+                member.id,
+                auth::hash(&secret),
+                now,
+                now - 60,
+            )
+            .wait()
+            .unwrap();
+        keys.reload_blocking().unwrap();
+        assert!(keys.keyring().resolve(&secret, now).is_some(), "signed in");
+        // The maintenance thread starts a reload and reads the session while it is open...
+        let slow = keys.begin_read();
+        let active = store.keys().active().wait().unwrap();
+        let open = super::super::staff::callers(store.staff().open_sessions().wait().unwrap());
+        // ... the member signs out ...
+        runtime.block_on(keys.end_session(session)).unwrap();
+        // ... and only then does the slow reload finish.
+        keys.apply(slow, active, open);
+        assert!(
+            keys.keyring().resolve(&secret, now).is_none(),
+            "a signed-out session stays out"
         );
         store.close();
     }

@@ -182,8 +182,7 @@ impl App {
 
     /// Ends a member's session.
     pub async fn sign_out(&self, session: StaffSession) -> Result<(), StoreError> {
-        self.keyring().remove_staff(session.session_id);
-        self.store().staff().end_session(session.session_id).await
+        self.keys().end_session(session.session_id).await
     }
 }
 
