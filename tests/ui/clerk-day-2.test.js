@@ -294,10 +294,14 @@ describe('an owner’s and a clerk’s day, second round', () => {
     await till.page.getByRole('button', { name: 'Sign in' }).click();
     await till.page.locator('header.top .who').filter({ hasText: 'Kim' }).waitFor();
     const kimKey = await till.page.evaluate(() => sessionStorage.getItem('petstore.key'));
+    // The page says "Signed out" without waiting for the server's answer: wait for that answer.
+    const signOut = till.page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/session' && r.request().method() === 'DELETE');
     await till.page.getByRole('button', { name: 'Sign out' }).click();
     await till.page.getByText('Signed out. This till stays paired.').waitFor();
     await till.page.getByRole('button', { name: 'Unpair this device…' }).waitFor();
     assert.equal(await till.page.evaluate(() => localStorage.getItem('petstore.device-key')), deviceKey);
+    assert.equal((await signOut).status(), 204);
     const kimAfter = await fetch(server.base + '/pets', { headers: { 'X-API-Key': String(kimKey) } });
     assert.equal(kimAfter.status, 401, 'the clerk’s session ended on the server');
     await till.page.reload();
