@@ -156,7 +156,12 @@ describe('every screen, checked by axe-core and photographed', () => {
       await row.getByRole('button', { name: 'Edit Guppy' }).click();
       await dialog.getByLabel('Name', { exact: true }).waitFor();
       await shot('edit-pet-dialog');
+      // A confirmation (the shared confirmAction: narrow, its button in the danger colours).
+      await dialog.getByRole('button', { name: 'Delete Guppy…' }).click();
+      await page.getByRole('dialog', { name: 'Delete Guppy?' }).waitFor();
+      found['delete-confirm'] = await violations(page);
       await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
       await page.getByRole('button', { name: '+ Add pet' }).click();
       await dialog.getByLabel('Name', { exact: true }).waitFor();
       await shot('add-pet-dialog');
