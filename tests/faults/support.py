@@ -5,10 +5,12 @@ Nothing here talks to anything but 127.0.0.1.
 
 from __future__ import annotations
 
+import atexit
 import http.client
 import json
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -140,5 +142,18 @@ def one_clear_line(stderr: str) -> str:
     return lines[0]
 
 
+_WORKDIRS: list[Path] = []
+
+
 def workdir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="petstore-faults-"))
+    """A new folder for one case's store; removed when the suite ends (a case's store can be
+    60 MiB, and a run makes about fifteen)."""
+    made = Path(tempfile.mkdtemp(prefix="petstore-faults-"))
+    _WORKDIRS.append(made)
+    return made
+
+
+@atexit.register
+def _remove_workdirs() -> None:
+    for made in _WORKDIRS:
+        shutil.rmtree(made, ignore_errors=True)
