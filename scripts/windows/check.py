@@ -49,20 +49,6 @@ EXPECTED = {"petstore-desktop.exe", "petstore.exe", "WebView2Loader.dll", "add-s
 STUB = "bcryptprimitives.dll"
 
 
-class Results:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name: str, ok: bool, detail: str = "") -> bool:
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
-        return ok
-
-
 def pe_header(exe: Path) -> dict:
     """The format, subsystem and imported DLLs of a Windows executable, from `objdump -p`."""
     out = subprocess.run(["objdump", "-p", str(exe)], capture_output=True, text=True,
@@ -107,7 +93,7 @@ def tail(text: str, lines: int = 15) -> str:
     return "\n".join("    " + line for line in text.strip().splitlines()[-lines:])
 
 
-def check_zip(zip_path: Path, results: Results) -> None:
+def check_zip(zip_path: Path, results: harness.Checks) -> None:
     with zipfile.ZipFile(zip_path) as archive:
         names = archive.namelist()
     print(f"   {zip_path.name}: {zip_path.stat().st_size} bytes; {', '.join(names)}")
@@ -121,7 +107,7 @@ def check_zip(zip_path: Path, results: Results) -> None:
                   not any(name.lower().endswith(STUB) for name in names))
 
 
-def check_programs(folder: Path, prefix: Path, results: Results) -> None:
+def check_programs(folder: Path, prefix: Path, results: harness.Checks) -> None:
     system32 = prefix / "drive_c" / "windows" / "system32"
     windows_dlls = {p.name.lower() for p in system32.iterdir()}
     shipped = {p.name.lower() for p in folder.iterdir()}
@@ -152,7 +138,7 @@ def wine_env(prefix: Path) -> dict:
     return env
 
 
-def check_server(folder: Path, prefix: Path, work: Path, results: Results) -> None:
+def check_server(folder: Path, prefix: Path, work: Path, results: harness.Checks) -> None:
     env = wine_env(prefix)
     os.environ.clear()
     os.environ.update(env)
@@ -266,7 +252,7 @@ def main() -> int:
     if args.desktop_only:
         return try_desktop(folder, args.prefix, args.work)
 
-    results = Results()
+    results = harness.Checks()
     shutil.rmtree(args.work, ignore_errors=True)
     args.work.mkdir(parents=True)
     check_zip(args.zip, results)
@@ -283,8 +269,8 @@ def main() -> int:
     with zipfile.ZipFile(args.zip) as archive:
         results.check(f"the zip is unchanged by the runs: still no {STUB} in it",
                       not any(n.lower().endswith(STUB) for n in archive.namelist()))
-    print(f"{results.passed} passed, {results.failed} failed")
-    return 1 if results.failed else 0
+    print(results.summary(), flush=True)
+    return results.status()
 
 
 if __name__ == "__main__":

@@ -50,20 +50,6 @@ import harness  # noqa: E402
 BACKUP_NAME = re.compile(r"^petstore-(manual-)?\d{4}-\d{2}-\d{2}-\d{6}\.sqlite$")
 
 
-class Results:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name: str, ok: bool, detail: str = "") -> bool:
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
-        return ok
-
-
 def run(binary: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Runs a petstore command to its end; its output as text."""
     return subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=120,
@@ -172,7 +158,7 @@ def main() -> int:
     parser.add_argument("--prefix", type=Path, required=True, help="the Wine prefix it uses")
     args = parser.parse_args()
     binary = args.binary.resolve()
-    results = Results()
+    results = harness.Checks()
     work = Path(tempfile.mkdtemp(prefix="petstore-windows-"))
     env_clean = {k: v for k, v in os.environ.items() if not k.startswith("PETSTORE_")}
     os.environ.clear()
@@ -334,15 +320,15 @@ def main() -> int:
 
     check_service(binary, args.prefix.resolve(), results, work, db, admin_key)
 
-    print(f"{results.passed} passed, {results.failed} failed", flush=True)
-    if results.failed == 0:
+    print(results.summary(), flush=True)
+    if not results.failed:
         shutil.rmtree(work, ignore_errors=True)
     else:
         print(f"kept {work} for a look", flush=True)
-    return 1 if results.failed else 0
+    return results.status()
 
 
-def check_service(binary: Path, prefix: Path, results: Results, work: Path, db: Path,
+def check_service(binary: Path, prefix: Path, results: harness.Checks, work: Path, db: Path,
                   admin_key: str) -> None:
     """The Windows service, through Wine's service manager, on the store `db` (3 pets).
 
