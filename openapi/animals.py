@@ -2,11 +2,12 @@
 sales and deletion, the care log and what falls due. Adds its fields to the schemas and its
 operations to the tables of the other files (generate.py calls extend() after the counter's)."""
 
+from answers import page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
-from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, path_id
-from parts import ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, param, ref, replaced, request_body, schema, success
-from shop import csv_content, query
+from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING, PAGING_DOC, path_id, query
+from parts import ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, ref, replaced, request_body, schema, success
+from shop import csv_content
 
 DATE = {"type": "string", "format": "date"}
 
@@ -193,12 +194,12 @@ def care_paths():
                 "The pet's care entries, newest first; `kind` keeps one kind. " + PAGING_DOC,
                 responses(
                     {
-                        "200": success("A page of care entries.", {"type": "array", "items": schema("CareEntry")}, dict(LIST_HEADERS, **BETA)),
+                        "200": page("A page of care entries.", "CareEntry", dict(LIST_HEADERS, **BETA)),
                         "404": ref("responses", "NotFound"),
                     },
                     forbidden=False,
                 ),
-                parameters=[query("kind", "Only entries of this kind.", KIND), param("Limit"), param("Offset")],
+                parameters=[query("kind", "Only entries of this kind.", KIND), *PAGING],
             ),
             "post": op(
                 "recordCare",

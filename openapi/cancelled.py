@@ -4,9 +4,10 @@ an order (open, completed or cancelled) keeps its pet's name as placed (`petName
 still says what was sold after the pet is deleted. Adds its schema, field and operation to
 the tables of the other files (generate.py calls extend())."""
 
+from answers import page
 from errors import responses
-from headers import BETA, LIST_HEADERS, PAGING_DOC
-from parts import ID, QUANTITY, TIMESTAMP, described, op, param, schema, success
+from headers import BETA, LIST_HEADERS, PAGING, PAGING_DOC
+from parts import ID, QUANTITY, TIMESTAMP, described, op
 from shop import PRICE
 
 PET_NAME = {
@@ -60,14 +61,10 @@ def extend(paths, schemas):
             + PAGING_DOC,
             responses(
                 {
-                    "200": success(
-                        "A page of cancelled orders.",
-                        {"type": "array", "items": schema("CancelledOrder")},
-                        dict(LIST_HEADERS, **BETA),
-                    )
+                    "200": page("A page of cancelled orders.", "CancelledOrder", dict(LIST_HEADERS, **BETA))
                 },
                 forbidden=False,
             ),
-            parameters=[param("Limit"), param("Offset")],
+            parameters=PAGING,
         ),
     }

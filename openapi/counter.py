@@ -2,11 +2,11 @@
 and shifts. Adds its fields to the schemas and its operations to the
 tables of the other files (generate.py calls extend() after the 1.1 shop's)."""
 
+from answers import created, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
-from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
-from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, items, op, param, ref, replaced, request_body, schema, success
-from shop import query
+from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
+from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, items, op, pet_lines, param, ref, replaced, request_body, schema, success
 
 TAX_RATE = {
     "type": "integer",
@@ -229,19 +229,14 @@ def sale_paths():
                 "List sales",
                 "Sales, newest first (id descending). " + PAGING_DOC + " Readonly and pos keys "
                 "see each customer without `phone` and `email`.",
-                responses(
-                    {"200": success("A page of sales.", {"type": "array", "items": schema("Sale")}, dict(LIST_HEADERS, **BETA))},
-                    forbidden=False,
-                ),
+                listed("A page of sales.", "Sale", dict(LIST_HEADERS, **BETA)),
                 parameters=[
                     query("from", "First local day (YYYY-MM-DD) of `soldAt`, included; empty means no bound.", DATE, allowEmptyValue=True),
                     query("to", "Last local day (YYYY-MM-DD) of `soldAt`, included; not before `from`; empty means no bound.", DATE, allowEmptyValue=True),
                     query("till", "Only this till's sales.", {"type": "string", **TILL_LENGTH}),
                     query("staffId", "Only sales rung up by this staff member.", dict(ID)),
                     query("method", "Only sales with a payment of this method.", METHOD),
-                    param("Limit"),
-                    param("Offset"),
-                    param("After"),
+                    *CURSOR_PAGING,
                 ],
             ),
             "post": op(
@@ -262,11 +257,12 @@ def sale_paths():
                 "and the store emits `inventory.short`.\n\n"
                 "Emits `sale.created` (and each line's `order.created`). Send an "
                 "`Idempotency-Key` so that a retry after a lost answer cannot sell twice.",
-                responses(
-                    {"201": success("The sale (or the replay of the first answer).", schema("Sale"), dict(CREATED_HEADERS, **REPLAYED, **BETA))},
+                created(
+                    "The sale (or the replay of the first answer).",
+                    "Sale",
                     "SaleConflict",
-                    *BODY,
                     "SaleValidationFailed",
+                    headers=dict(CREATED_HEADERS, **REPLAYED, **BETA),
                 ),
                 parameters=[param("IdempotencyKey")],
                 body=request_body("NewSale", "The basket and its payments."),
@@ -278,13 +274,7 @@ def sale_paths():
                 "getSale",
                 "Get a sale",
                 "Readonly and pos keys see the customer without `phone` and `email`.",
-                responses(
-                    {
-                        "200": success("The sale.", schema("Sale"), dict(RECORD_HEADERS, **BETA)),
-                        "404": ref("responses", "NotFound"),
-                    },
-                    forbidden=False,
-                ),
+                read_one("The sale.", "Sale", dict(RECORD_HEADERS, **BETA)),
             ),
         },
         "/store/sales/{saleId}/receipt": {
@@ -329,19 +319,11 @@ REFUND_SCHEMAS = {
         "description": "What a sale gives back.",
         "required": ["lines", "method", "reason"],
         "properties": {
-            "lines": {
-                "type": "array",
-                **items("refundLines"),
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["petId", "quantity"],
-                    "properties": {
-                        "petId": dict(ID, description="The pet of the sale's line; each pet at most once."),
-                        "quantity": dict(QUANTITY, description="Units to refund: at most what was sold and not yet refunded."),
-                    },
-                },
-            },
+            "lines": pet_lines(
+                "refundLines",
+                dict(ID, description="The pet of the sale's line; each pet at most once."),
+                dict(QUANTITY, description="Units to refund: at most what was sold and not yet refunded."),
+            ),
             "method": dict(METHOD, description="How the money is paid back."),
             "reason": {
                 "type": "string",
@@ -560,16 +542,11 @@ def shift_paths():
                 "listShifts",
                 "List shifts",
                 "Shifts with their figures, newest first (id descending). " + PAGING_DOC,
-                responses(
-                    {"200": success("A page of shifts.", {"type": "array", "items": schema("Shift")}, dict(LIST_HEADERS, **BETA))},
-                    forbidden=False,
-                ),
+                listed("A page of shifts.", "Shift", dict(LIST_HEADERS, **BETA)),
                 parameters=[
                     query("till", "Only this till's shifts.", {"type": "string", **TILL_LENGTH}),
                     query("status", "Only open or only closed shifts.", SHIFT_STATUS),
-                    param("Limit"),
-                    param("Offset"),
-                    param("After"),
+                    *CURSOR_PAGING,
                 ],
             ),
             "post": op(
@@ -578,11 +555,12 @@ def shift_paths():
                 "Opens a shift for a till with the cash counted into its drawer. A till has at "
                 "most one open shift (409 `shift_open`), also with several processes on "
                 "PostgreSQL. " + ATTACHED_DOC + " Emits `shift.opened`.",
-                responses(
-                    {"201": success("The open shift.", schema("Shift"), dict(CREATED_HEADERS, **BETA))},
+                created(
+                    "The open shift.",
+                    "Shift",
                     "ShiftOpen",
-                    *BODY,
                     "ValidationFailed",
+                    headers=dict(CREATED_HEADERS, **BETA),
                 ),
                 body=request_body("NewShift", "The till and its opening cash."),
             ),
@@ -593,13 +571,7 @@ def shift_paths():
                 "getShift",
                 "Get a shift",
                 "The shift with its figures: running while it is open, its Z report once closed.",
-                responses(
-                    {
-                        "200": success("The shift.", schema("Shift"), dict(RECORD_HEADERS, **BETA)),
-                        "404": ref("responses", "NotFound"),
-                    },
-                    forbidden=False,
-                ),
+                read_one("The shift.", "Shift", dict(RECORD_HEADERS, **BETA)),
             ),
         },
         "/store/shifts/{shiftId}/close": {

@@ -1,7 +1,7 @@
 """components.headers and components.parameters, and the header sets responses share."""
 
 from facts import BOUNDS, hi
-from parts import ID, header
+from parts import ID, header, param
 
 # Components: headers and parameters
 
@@ -126,6 +126,13 @@ HEADERS = {
 }
 
 
+def query(name, description, schema_obj, **extra):
+    """A query parameter; `extra` adds keys such as `style` and `explode`."""
+    return dict(
+        {"name": name, "in": "query", "description": description, "schema": schema_obj}, **extra
+    )
+
+
 def path_id(name, what):
     return {
         "name": name,
@@ -217,6 +224,10 @@ PARAMETERS = {
         "schema": {"type": "string"},
     },
 }
+
+PAGING = [param("Limit"), param("Offset")]
+# The lists in id order can also be walked with the `after` cursor (beta).
+CURSOR_PAGING = PAGING + [param("After")]
 
 PAGING_DOC = (
     f"Paged with `limit` ({BOUNDS['limit']['min']} to {hi('limit')}, default "

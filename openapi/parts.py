@@ -107,6 +107,21 @@ def items(bound):
     return {"minItems": BOUNDS[bound]["min"], "maxItems": BOUNDS[bound]["max"]}
 
 
+def pet_lines(bound, pet_id, quantity, **more):
+    """A body's `lines`: as many as the bound of that name allows, each a `petId` and a
+    `quantity` (and the optional properties in `more`), nothing else."""
+    return {
+        "type": "array",
+        **items(bound),
+        "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["petId", "quantity"],
+            "properties": {"petId": pet_id, "quantity": quantity, **more},
+        },
+    }
+
+
 # The server refuses control characters (Unicode Cc: U+0000-001F and U+007F-009F) in every
 # text it stores, but the tab; a name also needs one character that is not white space.
 CONTROL = "\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f"

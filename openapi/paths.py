@@ -1,5 +1,6 @@
 """paths: every operation, with its parameters, body and responses."""
 
+from answers import IF_MATCH, NO_CONTENT, changed, created, deleted, listed, page, read_one
 from errors import BODY, responses
 from headers import (
     BETA,
@@ -9,16 +10,13 @@ from headers import (
     LIST_HEADERS,
     PAGING_DOC,
     RECORD_HEADERS,
+    CURSOR_PAGING,
+    PAGING,
     REPLAYED,
+    query,
 )
 from facts import BOUNDS, hi
 from parts import ID, header, json_content, op, param, ref, request_body, schema, success
-
-
-def query(name, description, schema_obj, **extra):
-    p = {"name": name, "in": "query", "description": description, "schema": schema_obj}
-    p.update(extra)
-    return p
 
 
 def comma_list(name, description, items, **bounds):
@@ -27,18 +25,12 @@ def comma_list(name, description, items, **bounds):
     return query(name, description, s, style="form", explode=False)
 
 
-PAGING = [param("Limit"), param("Offset")]
-# The lists in id order can also be walked with the `after` cursor (beta).
-CURSOR_PAGING = PAGING + [param("After")]
 
 EVENT_EXAMPLE = (
     "id: 12\nevent: pet.updated\n"
     'data: {"type":"pet.updated","at":"2026-11-22T09:30:00Z",'
     '"data":{"id":42,"name":"Rex","categoryId":1,"status":"pending"}}\n\n'
 )
-
-
-NO_CONTENT = "Done; no body."
 
 PATHS = {
     "/pets": {
@@ -87,11 +79,7 @@ PATHS = {
             "createPet",
             "Create a pet",
             "Creates a pet and its inventory item at quantity 0 (no stock history entry). ",
-            responses(
-                {"201": success("The created pet.", schema("Pet"), CREATED_HEADERS)},
-                *BODY,
-                "PetValidationFailed",
-            ),
+            created("The created pet.", "Pet", "PetValidationFailed"),
             body=request_body("NewPet", "The new pet."),
         ),
     },
@@ -118,14 +106,8 @@ PATHS = {
             "replacePet",
             "Replace a pet",
             "Replaces the whole pet: a body without `status` clears it. Honours `If-Match`. ",
-            responses(
-                {"200": success("The pet as stored.", schema("Pet"), RECORD_HEADERS)},
-                "NotFound",
-                "PreconditionFailed",
-                *BODY,
-                "PetValidationFailed",
-            ),
-            parameters=[param("IfMatch")],
+            changed("The pet as stored.", "Pet", "PetValidationFailed"),
+            parameters=IF_MATCH,
             body=request_body("NewPet", "The whole pet."),
         ),
         "patch": op(
@@ -134,14 +116,8 @@ PATHS = {
             'Merge patch (RFC 7396) of `name`, `categoryId`, `status`; `"status": null` clears '
             "the status. Staff may set any status; it does not change the stock. Honours "
             "`If-Match`.",
-            responses(
-                {"200": success("The pet as stored.", schema("Pet"), RECORD_HEADERS)},
-                "NotFound",
-                "PreconditionFailed",
-                *BODY,
-                "PetValidationFailed",
-            ),
-            parameters=[param("IfMatch")],
+            changed("The pet as stored.", "Pet", "PetValidationFailed"),
+            parameters=IF_MATCH,
             body=request_body("PetPatch", "The fields to change.", merge_patch=True),
         ),
         "delete": op(
@@ -149,10 +125,8 @@ PATHS = {
             "Delete a pet",
             "Deletes the pet and its inventory item. Refused with 409 `pet_has_open_orders` while "
             "it has incomplete orders. Honours `If-Match`.",
-            responses(
-                {"204": success(NO_CONTENT)}, "NotFound", "PetHasOpenOrders", "PreconditionFailed"
-            ),
-            parameters=[param("IfMatch")],
+            deleted("PetHasOpenOrders"),
+            parameters=IF_MATCH,
         ),
     },
     "/categories": {
@@ -160,16 +134,7 @@ PATHS = {
             "listCategories",
             "List categories",
             "Categories sorted by id. " + PAGING_DOC + "",
-            responses(
-                {
-                    "200": success(
-                        "A page of categories.",
-                        {"type": "array", "items": schema("Category")},
-                        LIST_HEADERS,
-                    )
-                },
-                forbidden=False,
-            ),
+            listed("A page of categories.", "Category"),
             parameters=[
                 query(
                     "q",
@@ -184,12 +149,7 @@ PATHS = {
             "createCategory",
             "Create a category",
             "Names are unique, case-insensitive: a taken name is 409 `duplicate_name`. ",
-            responses(
-                {"201": success("The created category.", schema("Category"), CREATED_HEADERS)},
-                "DuplicateName",
-                *BODY,
-                "ValidationFailed",
-            ),
+            created("The created category.", "Category", "DuplicateName", "ValidationFailed"),
             body=request_body("NewCategory", "The new category."),
         ),
     },
@@ -199,28 +159,15 @@ PATHS = {
             "getCategory",
             "Get a category",
             "",
-            responses(
-                {
-                    "200": success("The category.", schema("Category"), RECORD_HEADERS),
-                    "404": ref("responses", "NotFound"),
-                },
-                forbidden=False,
-            ),
+            read_one("The category.", "Category"),
         ),
         "put": op(
             "replaceCategory",
             "Replace a category",
             "Replaces the whole category: a body without `description` clears it. Honours "
             "`If-Match`.",
-            responses(
-                {"200": success("The category as stored.", schema("Category"), RECORD_HEADERS)},
-                "NotFound",
-                "DuplicateName",
-                "PreconditionFailed",
-                *BODY,
-                "ValidationFailed",
-            ),
-            parameters=[param("IfMatch")],
+            changed("The category as stored.", "Category", "DuplicateName", "ValidationFailed"),
+            parameters=IF_MATCH,
             body=request_body("NewCategory", "The whole category."),
         ),
         "patch": op(
@@ -228,25 +175,16 @@ PATHS = {
             "Update a category",
             'Merge patch (RFC 7396) of `name` and `description`; `"description": null` clears '
             "it. Honours `If-Match`.",
-            responses(
-                {"200": success("The category as stored.", schema("Category"), RECORD_HEADERS)},
-                "NotFound",
-                "DuplicateName",
-                "PreconditionFailed",
-                *BODY,
-                "ValidationFailed",
-            ),
-            parameters=[param("IfMatch")],
+            changed("The category as stored.", "Category", "DuplicateName", "ValidationFailed"),
+            parameters=IF_MATCH,
             body=request_body("CategoryPatch", "The fields to change.", merge_patch=True),
         ),
         "delete": op(
             "deleteCategory",
             "Delete a category",
             "Refused with 409 `category_in_use` while pets belong to it. Honours `If-Match`. ",
-            responses(
-                {"204": success(NO_CONTENT)}, "NotFound", "CategoryInUse", "PreconditionFailed"
-            ),
-            parameters=[param("IfMatch")],
+            deleted("CategoryInUse"),
+            parameters=IF_MATCH,
         ),
     },
     "/store/orders": {
@@ -255,16 +193,7 @@ PATHS = {
             "List orders",
             "Orders, newest first (id descending). " + PAGING_DOC + " Cancelled orders are gone "
             "and not listed. The test panel of this operation is disabled in this reference. ",
-            responses(
-                {
-                    "200": success(
-                        "A page of orders.",
-                        {"type": "array", "items": schema("Order")},
-                        LIST_HEADERS,
-                    )
-                },
-                forbidden=False,
-            ),
+            listed("A page of orders.", "Order"),
             parameters=[
                 query(
                     "complete",
@@ -309,13 +238,7 @@ PATHS = {
             "getOrder",
             "Get an order",
             "A cancelled order is gone: 404.",
-            responses(
-                {
-                    "200": success("The order.", schema("Order"), RECORD_HEADERS),
-                    "404": ref("responses", "NotFound"),
-                },
-                forbidden=False,
-            ),
+            read_one("The order.", "Order"),
         ),
         "patch": op(
             "updateOrder",
@@ -325,15 +248,8 @@ PATHS = {
             '`{"complete": true}` on it is a 200 that changes nothing. Completing sets `shipDate` '
             "to now when it has none. When the last open order of a pet with no stock left is "
             "completed, the pet becomes `sold`. Honours `If-Match`.",
-            responses(
-                {"200": success("The order as stored.", schema("Order"), RECORD_HEADERS)},
-                "NotFound",
-                "OrderAlreadyComplete",
-                "PreconditionFailed",
-                *BODY,
-                "ValidationFailed",
-            ),
-            parameters=[param("IfMatch")],
+            changed("The order as stored.", "Order", "OrderAlreadyComplete", "ValidationFailed"),
+            parameters=IF_MATCH,
             body=request_body("OrderPatch", "The change.", merge_patch=True),
         ),
         "delete": op(
@@ -343,13 +259,8 @@ PATHS = {
             "history) and a `pending` pet becomes `available` again. The order is gone afterwards "
             "(GET answers 404). A completed order is 409 `order_already_complete`. Honours "
             "`If-Match`.",
-            responses(
-                {"204": success(NO_CONTENT)},
-                "NotFound",
-                "OrderAlreadyComplete",
-                "PreconditionFailed",
-            ),
-            parameters=[param("IfMatch")],
+            deleted("OrderAlreadyComplete"),
+            parameters=IF_MATCH,
         ),
     },
     "/store/inventory": {
@@ -358,16 +269,7 @@ PATHS = {
             "List stock counts",
             "Stock per pet, sorted by `petId`. A pet without a status shows and matches "
             "`available`. " + PAGING_DOC + "",
-            responses(
-                {
-                    "200": success(
-                        "A page of inventory items.",
-                        {"type": "array", "items": schema("InventoryItem")},
-                        LIST_HEADERS,
-                    )
-                },
-                forbidden=False,
-            ),
+            listed("A page of inventory items.", "InventoryItem"),
             parameters=[
                 comma_list(
                     "status",
@@ -389,31 +291,15 @@ PATHS = {
             "getInventoryItem",
             "Get a pet's stock count",
             "",
-            responses(
-                {
-                    "200": success("The inventory item.", schema("InventoryItem"), RECORD_HEADERS),
-                    "404": ref("responses", "NotFound"),
-                },
-                forbidden=False,
-            ),
+            read_one("The inventory item.", "InventoryItem"),
         ),
         "put": op(
             "setInventory",
             "Set a pet's stock count",
             "Sets the count (a `set` entry in the stock history, with the optional `reason`). "
             "The pet's status does not change. Honours `If-Match` (the inventory item's `ETag`). ",
-            responses(
-                {
-                    "200": success(
-                        "The inventory item as stored.", schema("InventoryItem"), RECORD_HEADERS
-                    )
-                },
-                "NotFound",
-                "PreconditionFailed",
-                *BODY,
-                "ValidationFailed",
-            ),
-            parameters=[param("IfMatch")],
+            changed("The inventory item as stored.", "InventoryItem", "ValidationFailed"),
+            parameters=IF_MATCH,
             body=request_body("InventoryUpdate", "The new count."),
         ),
     },
@@ -426,10 +312,8 @@ PATHS = {
             "adjustments, with the quantity after each. " + PAGING_DOC + "",
             responses(
                 {
-                    "200": success(
-                        "A page of stock history entries.",
-                        {"type": "array", "items": schema("StockChange")},
-                        dict(LIST_HEADERS, **BETA),
+                    "200": page(
+                        "A page of stock history entries.", "StockChange", dict(LIST_HEADERS, **BETA)
                     ),
                     "404": ref("responses", "NotFound"),
                 },
@@ -466,15 +350,7 @@ PATHS = {
             "List API keys",
             "All keys, revoked ones included (with `revokedAt`), with their current usage. "
             "Secrets are never listed. " + PAGING_DOC + "",
-            responses(
-                {
-                    "200": success(
-                        "A page of keys.",
-                        {"type": "array", "items": schema("ApiKey")},
-                        dict(LIST_HEADERS, **BETA),
-                    )
-                }
-            ),
+            responses({"200": page("A page of keys.", "ApiKey", dict(LIST_HEADERS, **BETA))}),
             parameters=PAGING,
         ),
         "post": op(
@@ -533,15 +409,7 @@ PATHS = {
             "The backups in the store's backup folder, newest first. The server takes one by "
             "itself every 24 hours by default (`--backup-every HOURS`, `0` off) and keeps the "
             "newest 14 (`--backup-keep`). " + PAGING_DOC + "",
-            responses(
-                {
-                    "200": success(
-                        "A page of backups.",
-                        {"type": "array", "items": schema("Backup")},
-                        dict(LIST_HEADERS, **BETA),
-                    )
-                }
-            ),
+            responses({"200": page("A page of backups.", "Backup", dict(LIST_HEADERS, **BETA))}),
             parameters=PAGING,
         ),
         "post": op(

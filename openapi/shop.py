@@ -3,12 +3,11 @@ report, reorder points, stocktakes, and CSV export and import. Adds its fields t
 schemas and its operations, schemas, parameters and error responses to the tables of the
 other files (generate.py calls extend() before it builds the document)."""
 
+from answers import IF_MATCH, NO_CONTENT, changed, created, page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
-from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id
+from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
 from parts import ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
-
-NO_CONTENT = "Done; no body."
 
 SKU = {
     "type": "string",
@@ -55,12 +54,6 @@ def codes_doc(prefix):
 
 def nullable_codes(prefix):
     return {name: dict(s, nullable=True) for name, s in codes_doc(prefix).items()}
-
-
-def query(name, description, schema_obj, **extra):
-    return dict(
-        {"name": name, "in": "query", "description": description, "schema": schema_obj}, **extra
-    )
 
 
 def csv_content(example):
@@ -334,18 +327,19 @@ NEW_PATHS = {
             "List stocktakes",
             "Stocktakes with their lines, newest first. " + PAGING_DOC + "",
             responses(
-                {"200": success("A page of stocktakes.", {"type": "array", "items": schema("Stocktake")}, dict(LIST_HEADERS, **BETA))}
+                {"200": page("A page of stocktakes.", "Stocktake", dict(LIST_HEADERS, **BETA))}
             ),
-            parameters=[param("Limit"), param("Offset")],
+            parameters=PAGING,
         ),
         "post": op(
             "createStocktake",
             "Open a stocktake",
             "Opens a stocktake for counting the shelves while the shop keeps selling.",
-            responses(
-                {"201": success("The new stocktake.", schema("Stocktake"), dict(CREATED_HEADERS, **BETA))},
-                *BODY,
+            created(
+                "The new stocktake.",
+                "Stocktake",
                 "ValidationFailed",
+                headers=dict(CREATED_HEADERS, **BETA),
             ),
             body=request_body("NewStocktake", "An optional note."),
         ),
@@ -529,14 +523,8 @@ def extend(paths, schemas):
         "Sets `reorderPoint` (`null` clears it). When a change takes an item from above its "
         "reorder point to at or below it (a sale, a count, or a higher reorder point), the "
         "store emits the event `inventory.low` with the item. Honours `If-Match`.",
-        responses(
-            {"200": success("The inventory item as stored.", schema("InventoryItem"), dict(RECORD_HEADERS, **BETA))},
-            "NotFound",
-            "PreconditionFailed",
-            *BODY,
-            "ValidationFailed",
-        ),
-        parameters=[param("IfMatch")],
+        changed("The inventory item as stored.", "InventoryItem", "ValidationFailed", headers=dict(RECORD_HEADERS, **BETA)),
+        parameters=IF_MATCH,
         body=request_body("InventoryItemPatch", "The settings to change.", merge_patch=True),
     )
     events = paths["/events"]["get"]

@@ -1,9 +1,10 @@
 """Staff members who sign in by name and PIN: their schemas, error responses and operations
 (interface 1.1, beta). generate.py merges these tables into the document."""
 
+from answers import page
 from errors import BODY, responses
 from facts import BOUNDS
-from headers import BETA, LIST_HEADERS, PAGING_DOC
+from headers import BETA, LIST_HEADERS, PAGING, PAGING_DOC
 from parts import (
     ID,
     NAME,
@@ -210,14 +211,10 @@ PATHS = {
             "Every member, disabled ones included, oldest first. " + PAGING_DOC + "",
             responses(
                 {
-                    "200": success(
-                        "A page of members.",
-                        {"type": "array", "items": schema("StaffMember")},
-                        dict(LIST_HEADERS, **BETA),
-                    )
+                    "200": page("A page of members.", "StaffMember", dict(LIST_HEADERS, **BETA))
                 }
             ),
-            parameters=[param("Limit"), param("Offset")],
+            parameters=PAGING,
         ),
         "post": op(
             "createStaff",

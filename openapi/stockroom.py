@@ -2,11 +2,12 @@
 purchase orders. Adds its fields, schemas, error responses and operations to the tables of
 the other files (generate.py calls extend() after the counter's)."""
 
+from answers import IF_MATCH, changed, created, deleted, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
-from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id
-from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, items, op, param, ref, replaced, request_body, schema, success
-from shop import NO_CONTENT, PRICE, query
+from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
+from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, pet_lines, param, ref, replaced, request_body, schema, success
+from shop import PRICE
 
 SUPPLIER_ID = path_id("supplierId", "supplier")
 COST = dict(PRICE, description="Money in the minor unit of the store's currency.")
@@ -83,19 +84,14 @@ def supplier_paths():
                 "listSuppliers",
                 "List suppliers",
                 "Suppliers sorted by id. " + PAGING_DOC,
-                responses(
-                    {"200": success("A page of suppliers.", {"type": "array", "items": schema("Supplier")}, dict(LIST_HEADERS, **BETA))},
-                    forbidden=False,
-                ),
+                listed("A page of suppliers.", "Supplier", dict(LIST_HEADERS, **BETA)),
                 parameters=[
                     query(
                         "q",
                         "Only suppliers whose name contains this text (case-insensitive).",
                         {"type": "string", "maxLength": BOUNDS["search"]["max"]},
                     ),
-                    param("Limit"),
-                    param("Offset"),
-                    param("After"),
+                    *CURSOR_PAGING,
                 ],
             ),
             "post": op(
@@ -103,11 +99,12 @@ def supplier_paths():
                 "Create a supplier",
                 "Names are unique, case-insensitive: a taken name is 409 `duplicate_name`. "
                 "Emits `supplier.created`.",
-                responses(
-                    {"201": success("The created supplier.", schema("Supplier"), dict(CREATED_HEADERS, **BETA))},
+                created(
+                    "The created supplier.",
+                    "Supplier",
                     "SupplierDuplicateName",
-                    *BODY,
                     "ValidationFailed",
+                    headers=dict(CREATED_HEADERS, **BETA),
                 ),
                 body=request_body("NewSupplier", "The new supplier."),
             ),
@@ -118,28 +115,21 @@ def supplier_paths():
                 "getSupplier",
                 "Get a supplier",
                 "",
-                responses(
-                    {
-                        "200": success("The supplier.", schema("Supplier"), dict(RECORD_HEADERS, **BETA)),
-                        "404": ref("responses", "NotFound"),
-                    },
-                    forbidden=False,
-                ),
+                read_one("The supplier.", "Supplier", dict(RECORD_HEADERS, **BETA)),
             ),
             "patch": op(
                 "updateSupplier",
                 "Update a supplier",
                 "Merge patch (RFC 7396); `null` clears a field other than `name`. Honours "
                 "`If-Match`. Emits `supplier.updated`.",
-                responses(
-                    {"200": success("The supplier as stored.", schema("Supplier"), dict(RECORD_HEADERS, **BETA))},
-                    "NotFound",
+                changed(
+                    "The supplier as stored.",
+                    "Supplier",
                     "SupplierDuplicateName",
-                    "PreconditionFailed",
-                    *BODY,
                     "ValidationFailed",
+                    headers=dict(RECORD_HEADERS, **BETA),
                 ),
-                parameters=[param("IfMatch")],
+                parameters=IF_MATCH,
                 body=request_body("SupplierPatch", "The fields to change.", merge_patch=True),
             ),
             "delete": op(
@@ -147,13 +137,8 @@ def supplier_paths():
                 "Delete a supplier",
                 "Refused with 409 `conflict` while pets or purchase orders name it. Honours "
                 "`If-Match`. Emits `supplier.deleted`.",
-                responses(
-                    {"204": success(NO_CONTENT, headers=BETA)},
-                    "NotFound",
-                    "SupplierInUse",
-                    "PreconditionFailed",
-                ),
-                parameters=[param("IfMatch")],
+                deleted("SupplierInUse", headers=BETA),
+                parameters=IF_MATCH,
             ),
         },
     }
@@ -172,20 +157,12 @@ PURCHASE_ORDER_SCHEMAS = {
         "description": "What to order from one supplier (also the whole replacement of a draft).",
         "properties": {
             "supplierId": dict(ID, description="The supplier (422 `validation_failed` when it names none)."),
-            "lines": {
-                "type": "array",
-                **items("purchaseLines"),
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["petId", "quantity"],
-                    "properties": {
-                        "petId": dict(ID, description="The pet; each pet at most once (422 `unknown_pet` with `line` when it names none)."),
-                        "quantity": dict(UNITS, description="Units to order."),
-                        "cost": dict(COST, nullable=True, description="What one unit costs; default the pet's `cost` (0 when it has none)."),
-                    },
-                },
-            },
+            "lines": pet_lines(
+                "purchaseLines",
+                dict(ID, description="The pet; each pet at most once (422 `unknown_pet` with `line` when it names none)."),
+                dict(UNITS, description="Units to order."),
+                cost=dict(COST, nullable=True, description="What one unit costs; default the pet's `cost` (0 when it has none)."),
+            ),
             "note": text(BOUNDS["purchaseNote"]["max"], f"For the supplier or the shop: up to {hi('purchaseNote')} characters."),
         },
         "example": {"supplierId": 3, "lines": [{"petId": 42, "quantity": 12}, {"petId": 7, "quantity": 6, "cost": 250}]},
@@ -233,19 +210,11 @@ PURCHASE_ORDER_SCHEMAS = {
         "required": ["lines"],
         "description": "Units that arrived.",
         "properties": {
-            "lines": {
-                "type": "array",
-                **items("purchaseLines"),
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["petId", "quantity"],
-                    "properties": {
-                        "petId": dict(ID, description="A pet of the order's lines; each at most once."),
-                        "quantity": dict(UNITS, description="Units that arrived."),
-                    },
-                },
-            },
+            "lines": pet_lines(
+                "purchaseLines",
+                dict(ID, description="A pet of the order's lines; each at most once."),
+                dict(UNITS, description="Units that arrived."),
+            ),
         },
         "example": {"lines": [{"petId": 42, "quantity": 6}]},
     },
@@ -293,16 +262,11 @@ def purchase_order_paths():
                 "listPurchaseOrders",
                 "List purchase orders",
                 "Purchase orders, newest first (id descending). " + PAGING_DOC,
-                responses(
-                    {"200": success("A page of purchase orders.", {"type": "array", "items": schema("PurchaseOrder")}, dict(LIST_HEADERS, **BETA))},
-                    forbidden=False,
-                ),
+                listed("A page of purchase orders.", "PurchaseOrder", dict(LIST_HEADERS, **BETA)),
                 parameters=[
                     query("status", "Only orders with this status.", STATUS),
                     query("supplierId", "Only orders from this supplier.", dict(ID)),
-                    param("Limit"),
-                    param("Offset"),
-                    param("After"),
+                    *CURSOR_PAGING,
                 ],
             ),
             "post": op(
@@ -310,10 +274,11 @@ def purchase_order_paths():
                 "Create a purchase order",
                 "Makes a `draft`. `number` counts the store's purchase orders from 1 without "
                 "gaps. A line without `cost` takes the pet's. Emits `purchase_order.created`.",
-                responses(
-                    {"201": success("The draft.", schema("PurchaseOrder"), dict(CREATED_HEADERS, **BETA))},
-                    *BODY,
+                created(
+                    "The draft.",
+                    "PurchaseOrder",
                     "PurchaseOrderValidationFailed",
+                    headers=dict(CREATED_HEADERS, **BETA),
                 ),
                 body=request_body("NewPurchaseOrder", "The supplier and the lines."),
             ),
@@ -377,7 +342,7 @@ def purchase_order_paths():
                     *BODY,
                     "PurchaseOrderValidationFailed",
                 ),
-                parameters=[param("IfMatch")],
+                parameters=IF_MATCH,
                 body=request_body("NewPurchaseOrder", "The whole draft."),
             ),
         },
