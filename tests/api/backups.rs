@@ -3,10 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::{json, Value};
+use tempfile::TempDir;
 
 use crate::support::{assert_error, body, header, sqlite_only, TestApp};
 
@@ -44,6 +46,87 @@ async fn listed(app: &TestApp) -> Vec<String> {
         .collect()
 }
 
+/// Why the backup tests skip a PostgreSQL store.
+const BACKED_UP_BY_PG_DUMP: &str = "a PostgreSQL store is backed up with pg_dump, not by petstore";
+
+/// A server on an SQLite store holding one pet with `stock` units in a new category, and the
+/// category's id; `None` on PostgreSQL.
+async fn sqlite_shop_with(category: &str, pet: &str, stock: i64) -> Option<(TestApp, i64)> {
+    if !sqlite_only(BACKED_UP_BY_PG_DUMP) {
+        return None;
+    }
+    let app = TestApp::spawn().await;
+    let cat = app.category(category).await;
+    app.pet_with_stock(pet, cat, stock).await;
+    Some((app, cat))
+}
+
+/// Asks for a backup now: `POST /admin/backups` with the admin key.
+async fn post_backup(app: &TestApp) -> reqwest::Response {
+    app.request(Method::POST, "/admin/backups")
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Takes a backup through the API and answers what it says of it.
+async fn take_backup(app: &TestApp) -> Value {
+    body(post_backup(app).await).await
+}
+
+/// Takes a backup through the API and answers the path of its file.
+async fn backup_file(app: &TestApp) -> PathBuf {
+    let taken = take_backup(app).await;
+    app.dir
+        .path()
+        .join("backups")
+        .join(taken["name"].as_str().unwrap())
+}
+
+/// The names of the files in `dir`.
+fn file_names(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The stores a restore kept aside in `dir` (`store.before-restore-…`).
+fn kept_stores(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("store.before-restore-"))
+        .collect()
+}
+
+/// Runs `petstore restore file` on the store `db` and asserts that it fails saying `says`;
+/// answers what it said.
+fn assert_restore_refused(db: &Path, file: &Path, says: &str) -> String {
+    let out = petstore(db, &["restore", file.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{} was restored", file.display());
+    assert!(err.contains(says), "{}: {err}", file.display());
+    err
+}
+
+/// The folder of a stopped server whose SQLite store holds one pet, Jerry; the store's file
+/// and its bytes. `None` on PostgreSQL.
+async fn stopped_store_with_jerry() -> Option<(Arc<TempDir>, PathBuf, Vec<u8>)> {
+    let (app, _) = sqlite_shop_with("Mice", "Jerry", 1).await?;
+    let dir = app.stop().await;
+    let db = dir.path().join("store.sqlite");
+    let before = std::fs::read(&db).unwrap();
+    Some((dir, db, before))
+}
+
+/// The store `db` in `dir` is `before` to the byte, and a server started on it serves Jerry.
+async fn assert_store_untouched(dir: Arc<TempDir>, db: &Path, before: &[u8]) {
+    assert_eq!(std::fs::read(db).unwrap(), before, "the store is untouched");
+    let app = TestApp::builder().dir(dir).spawn().await;
+    assert_eq!(app.get_json("/pets").await[0]["name"], "Jerry");
+}
+
 /// `PRAGMA integrity_check` and the pet names of an SQLite file.
 fn pets_in(file: &Path) -> (String, Vec<String>) {
     let conn =
@@ -69,7 +152,7 @@ fn mode(path: &Path) -> u32 {
 
 #[tokio::test]
 async fn backups_are_taken_on_schedule_and_pruned_to_the_kept_count() {
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    if !sqlite_only(BACKED_UP_BY_PG_DUMP) {
         return;
     }
     let app = TestApp::builder()
@@ -98,10 +181,7 @@ async fn backups_are_taken_on_schedule_and_pruned_to_the_kept_count() {
     }
     let db = app.db_path();
     let _dir = app.stop().await; // the schedule stops with the server; keep the folder
-    let mut names: Vec<String> = std::fs::read_dir(&folder)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut names = file_names(&folder);
     names.sort();
     assert_eq!(names.len(), 2, "the newest 2 are kept: {names:?}");
     let first = seen.iter().next().unwrap();
@@ -149,19 +229,12 @@ fn an_existing_store_readable_by_others_is_made_private_at_start() {
 
 #[tokio::test]
 async fn an_admin_takes_lists_and_downloads_a_backup() {
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    let Some((app, cat)) = sqlite_shop_with("Birds", "Tweety", 2).await else {
         return;
-    }
-    let app = TestApp::spawn().await;
-    let cat = app.category("Birds").await;
-    app.pet_with_stock("Tweety", cat, 2).await;
+    };
     assert_eq!(listed(&app).await, Vec::<String>::new());
 
-    let res = app
-        .request(Method::POST, "/admin/backups")
-        .send()
-        .await
-        .unwrap();
+    let res = post_backup(&app).await;
     assert_eq!(res.status(), 201);
     assert_eq!(header(&res, "x-stability"), "beta");
     let location = header(&res, "location");
@@ -173,13 +246,7 @@ async fn an_admin_takes_lists_and_downloads_a_backup() {
     assert_eq!(taken.as_object().unwrap().len(), 3, "{taken}");
 
     app.pet_with_stock("Polly", cat, 1).await;
-    let second = body(
-        app.request(Method::POST, "/admin/backups")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let second = take_backup(&app).await;
     let list = app.get_json("/admin/backups").await;
     assert_eq!(list[0], second, "newest first");
     assert_eq!(list[1], taken);
@@ -206,15 +273,11 @@ async fn an_admin_takes_lists_and_downloads_a_backup() {
 
 #[tokio::test]
 async fn backup_names_cannot_reach_outside_the_backup_folder() {
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    if !sqlite_only(BACKED_UP_BY_PG_DUMP) {
         return;
     }
     let app = TestApp::spawn().await;
-    let res = app
-        .request(Method::POST, "/admin/backups")
-        .send()
-        .await
-        .unwrap();
+    let res = post_backup(&app).await;
     assert_eq!(res.status(), 201);
     let folder = app.dir.path().join("backups");
     std::fs::write(folder.join(".hidden.sqlite"), b"x").unwrap();
@@ -265,7 +328,7 @@ async fn snapshot(app: &TestApp) -> Value {
 
 #[tokio::test]
 async fn a_restore_brings_back_exactly_what_the_backup_held() {
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    if !sqlite_only(BACKED_UP_BY_PG_DUMP) {
         return;
     }
     let app = TestApp::spawn().await;
@@ -276,18 +339,7 @@ async fn a_restore_brings_back_exactly_what_the_backup_held() {
     let res = app.complete(&order).await;
     assert_eq!(res.status(), 200);
     let before = snapshot(&app).await;
-    let taken = body(
-        app.request(Method::POST, "/admin/backups")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    let backup = app
-        .dir
-        .path()
-        .join("backups")
-        .join(taken["name"].as_str().unwrap());
+    let backup = backup_file(&app).await;
 
     // Life goes on after the backup: all of this must be gone after the restore.
     app.order(fido, 1).await;
@@ -303,11 +355,7 @@ async fn a_restore_brings_back_exactly_what_the_backup_held() {
     assert!(out.status.success(), "{said}{}", text(&out.stderr));
     assert!(said.contains("Restored"), "{said}");
     assert!(said.contains("2 pets in 1 category and 1 order "), "{said}");
-    let kept: Vec<PathBuf> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().contains("store.before-restore-"))
-        .collect();
+    let kept = kept_stores(dir.path());
     assert_eq!(kept.len(), 1, "the replaced store is kept: {kept:?}");
     assert!(said.contains(&kept[0].display().to_string()), "{said}");
     let (check, pets) = pets_in(&kept[0]);
@@ -324,24 +372,10 @@ async fn a_restore_brings_back_exactly_what_the_backup_held() {
 
 #[tokio::test]
 async fn restore_is_refused_while_a_server_has_the_store_open() {
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    let Some((app, cat)) = sqlite_shop_with("Reptiles", "Iggy", 1).await else {
         return;
-    }
-    let app = TestApp::spawn().await;
-    let cat = app.category("Reptiles").await;
-    app.pet_with_stock("Iggy", cat, 1).await;
-    let taken = body(
-        app.request(Method::POST, "/admin/backups")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    let backup = app
-        .dir
-        .path()
-        .join("backups")
-        .join(taken["name"].as_str().unwrap());
+    };
+    let backup = backup_file(&app).await;
     app.pet_with_stock("Spike", cat, 1).await;
 
     let out = petstore(&app.db_path(), &["restore", backup.to_str().unwrap()]);
@@ -353,24 +387,16 @@ async fn restore_is_refused_while_a_server_has_the_store_open() {
     assert_eq!(pets.as_array().unwrap().len(), 2);
     let spike = app.pet_with_stock("Still works", cat, 1).await;
     assert!(spike > 0);
-    assert!(!std::fs::read_dir(app.dir.path()).unwrap().any(|e| e
-        .unwrap()
-        .file_name()
-        .to_string_lossy()
-        .contains("before-restore")));
+    assert!(!file_names(app.dir.path())
+        .iter()
+        .any(|n| n.contains("before-restore")));
 }
 
 #[tokio::test]
 async fn restore_refuses_a_file_that_is_not_a_pet_store_and_changes_nothing() {
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    let Some((dir, db, before)) = stopped_store_with_jerry().await else {
         return;
-    }
-    let app = TestApp::spawn().await;
-    let cat = app.category("Mice").await;
-    app.pet_with_stock("Jerry", cat, 1).await;
-    let dir = app.stop().await;
-    let db = dir.path().join("store.sqlite");
-    let before = std::fs::read(&db).unwrap();
+    };
 
     let notes = dir.path().join("notes.sqlite");
     std::fs::write(
@@ -403,41 +429,23 @@ async fn restore_refuses_a_file_that_is_not_a_pet_store_and_changes_nothing() {
         (&missing, "cannot read"),
         (&db, "is the store itself"),
     ] {
-        let out = petstore(&db, &["restore", file.to_str().unwrap()]);
-        let err = text(&out.stderr);
-        assert!(!out.status.success(), "{} was restored", file.display());
-        assert!(err.contains(says), "{}: {err}", file.display());
+        assert_restore_refused(&db, file, says);
     }
-    assert_eq!(
-        std::fs::read(&db).unwrap(),
-        before,
-        "the store is untouched"
-    );
-    let names: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let names = file_names(dir.path());
     assert!(
         !names
             .iter()
             .any(|n| n.contains("before-restore") || n.contains(".restore-")),
         "{names:?}"
     );
-    let app = TestApp::builder().dir(dir).spawn().await;
-    assert_eq!(app.get_json("/pets").await[0]["name"], "Jerry");
+    assert_store_untouched(dir, &db, &before).await;
 }
 
 #[tokio::test]
 async fn restore_refuses_a_backup_with_a_trigger_a_view_or_a_missing_table_and_changes_nothing() {
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    let Some((dir, db, before)) = stopped_store_with_jerry().await else {
         return;
-    }
-    let app = TestApp::spawn().await;
-    let cat = app.category("Mice").await;
-    app.pet_with_stock("Jerry", cat, 1).await;
-    let dir = app.stop().await;
-    let db = dir.path().join("store.sqlite");
-    let before = std::fs::read(&db).unwrap();
+    };
     let crafted = |name: &str, sql: &str| {
         let file = dir.path().join(name);
         std::fs::copy(&db, &file).unwrap();
@@ -467,23 +475,14 @@ async fn restore_refuses_a_backup_with_a_trigger_a_view_or_a_missing_table_and_c
         (&missing, "no table staff_members"),
         (&extra, "table notes"),
     ] {
-        let out = petstore(&db, &["restore", file.to_str().unwrap()]);
-        let err = text(&out.stderr);
-        assert!(!out.status.success(), "{} was restored", file.display());
+        let err = assert_restore_refused(&db, file, says);
         assert!(
             err.contains("this program can trust"),
             "{}: {err}",
             file.display()
         );
-        assert!(err.contains(says), "{}: {err}", file.display());
     }
-    assert_eq!(
-        std::fs::read(&db).unwrap(),
-        before,
-        "the store is untouched"
-    );
-    let app = TestApp::builder().dir(dir).spawn().await;
-    assert_eq!(app.get_json("/pets").await[0]["name"], "Jerry");
+    assert_store_untouched(dir, &db, &before).await;
 }
 
 #[test]
@@ -518,24 +517,10 @@ fn a_store_kept_by_a_restore_and_missing_from_its_place_is_never_replaced_by_an_
 async fn a_restore_keeps_the_replaced_store_as_the_same_file_and_the_store_name_never_goes_missing()
 {
     use std::os::unix::fs::MetadataExt;
-    if !sqlite_only("a PostgreSQL store is backed up with pg_dump, not by petstore") {
+    let Some((app, _)) = sqlite_shop_with("Mice", "Jerry", 1).await else {
         return;
-    }
-    let app = TestApp::spawn().await;
-    let cat = app.category("Mice").await;
-    app.pet_with_stock("Jerry", cat, 1).await;
-    let taken = body(
-        app.request(Method::POST, "/admin/backups")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    let backup = app
-        .dir
-        .path()
-        .join("backups")
-        .join(taken["name"].as_str().unwrap());
+    };
+    let backup = backup_file(&app).await;
     let dir = app.stop().await;
     let db = dir.path().join("store.sqlite");
     let inode = std::fs::metadata(&db).unwrap().ino();
@@ -560,11 +545,7 @@ async fn a_restore_keeps_the_replaced_store_as_the_same_file_and_the_store_name_
     let looks = watcher.join().expect("the store's name never went missing");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(looks > 0);
-    let kept: Vec<PathBuf> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().contains("store.before-restore-"))
-        .collect();
+    let kept = kept_stores(dir.path());
     assert_eq!(kept.len(), 1, "{kept:?}");
     assert_eq!(
         std::fs::metadata(&kept[0]).unwrap().ino(),
@@ -631,9 +612,8 @@ fn a_backup_killed_part_of_the_way_never_leaves_a_file_under_its_final_name() {
         interrupted >= 1,
         "no backup was caught part of the way ({whole:?} each)"
     );
-    let leftovers: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    let leftovers: Vec<String> = file_names(dir.path())
+        .into_iter()
         .filter(|n| n.ends_with(".partial"))
         .collect();
     assert!(
