@@ -3,11 +3,10 @@
 //! no check-then-insert for two writers to race through).
 
 use rusqlite::params;
-use rusqlite::types::Value;
 
 use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::pages::Pages;
-use super::sql::{self, contains_pattern, Filter, ListSql};
+use super::sql;
 use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::category::{Category, CategoryPatch, NewCategory};
 use crate::domain::query::{CategoryQuery, Paged};
@@ -21,6 +20,15 @@ fn from_row(row: &Row<'_>) -> DbResult<Category> {
         name: row.get(1)?,
         description: row.get(2)?,
     })
+}
+
+/// The category `new` once stored under `id`.
+fn stored(id: i64, new: NewCategory) -> Category {
+    Category {
+        id,
+        name: new.name,
+        description: new.description,
+    }
 }
 
 fn get(conn: &Connection, id: i64) -> Result<Option<Category>> {
@@ -42,10 +50,7 @@ fn require(conn: &Connection, id: i64) -> Result<Category> {
 
 /// Refuses a pet's `categoryId` that names no category.
 pub(super) fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
-    let exists = conn
-        .prepare_cached("SELECT 1 FROM categories WHERE id = ?1")?
-        .exists([id])?;
-    if exists {
+    if sql::exists(conn, "categories", id)? {
         Ok(())
     } else {
         Err(DomainError::UnknownCategory(id).into())
@@ -53,22 +58,7 @@ pub(super) fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
 }
 
 fn list(conn: &Connection, pages: &Pages, query: &CategoryQuery) -> Result<Paged<Category>> {
-    let mut filter = Filter::default();
-    if let Some(q) = &query.q {
-        filter.and(
-            "name_fold LIKE ? ESCAPE '\\'",
-            [Value::Text(contains_pattern(&text::fold(q)))],
-        );
-    }
-    let list = ListSql {
-        columns: COLUMNS,
-        from: "categories",
-        order: "id",
-        key: Some(("id", false)),
-        then_id: None,
-        tables: &["categories"],
-    };
-    sql::paged(conn, pages, &list, &filter, query.page, from_row)
+    sql::paged_by_name(conn, pages, "categories", COLUMNS, query, from_row)
 }
 
 pub(super) fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
@@ -78,11 +68,7 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewCategory) -> Result<Category> {
         )?
         .insert(params![new.name, text::fold(&new.name), new.description]);
     let id = on_unique(inserted, || DomainError::DuplicateName(new.name.clone()))?;
-    let category = Category {
-        id,
-        name: new.name,
-        description: new.description,
-    };
+    let category = stored(id, new);
     tx.emit("category.created", &category)?;
     Ok(category)
 }
@@ -101,11 +87,7 @@ fn patch(tx: &mut Tx<'_>, id: i64, patch: CategoryPatch, pre: &Precondition) -> 
 }
 
 fn write(tx: &mut Tx<'_>, current: Category, new: NewCategory) -> Result<Category> {
-    let category = Category {
-        id: current.id,
-        name: new.name,
-        description: new.description,
-    };
+    let category = stored(current.id, new);
     if category != current {
         let updated = tx
             .prepare_cached(

@@ -1,11 +1,13 @@
-//! A small builder for the `WHERE` clauses of list queries, keeping values as parameters.
+//! A small builder for the `WHERE` clauses of list queries, keeping values as parameters,
+//! and the queries that tables of uniquely named records (categories, suppliers) share.
 
 use rusqlite::types::Value;
 
 use super::db::{Connection, DbResult, Row, Values};
 use super::pages::{Pages, Tables};
 use super::{Result, StoreError};
-use crate::domain::query::{Page, Paged};
+use crate::domain::query::{CategoryQuery, Page, Paged};
+use crate::domain::text;
 
 #[derive(Clone, Default)]
 pub struct Filter {
@@ -220,6 +222,41 @@ fn count(conn: &Connection, list: &ListSql<'_>, filter: &Filter) -> Result<i64> 
             filter.sql()
         ))?
         .query_row(Values(filter.params()), |row| row.get(0))?)
+}
+
+/// One page of `table`, a table of uniquely named records (its folded name in `name_fold`),
+/// in id order; `query.q` keeps the rows whose name contains it, case-insensitively.
+pub fn paged_by_name<T>(
+    conn: &Connection,
+    pages: &Pages,
+    table: &str,
+    columns: &str,
+    query: &CategoryQuery,
+    map: impl FnMut(&Row<'_>) -> DbResult<T>,
+) -> Result<Paged<T>> {
+    let mut filter = Filter::default();
+    if let Some(q) = &query.q {
+        filter.and(
+            "name_fold LIKE ? ESCAPE '\\'",
+            [Value::Text(contains_pattern(&text::fold(q)))],
+        );
+    }
+    let list = ListSql {
+        columns,
+        from: table,
+        order: "id",
+        key: Some(("id", false)),
+        then_id: None,
+        tables: &[table],
+    };
+    paged(conn, pages, &list, &filter, query.page, map)
+}
+
+/// Whether `table` has a row with this `id`.
+pub fn exists(conn: &Connection, table: &str, id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT 1 FROM {table} WHERE id = ?1"))?
+        .exists([id])?)
 }
 
 /// A `LIKE` pattern matching `needle` anywhere, with the wildcards in it escaped (`\`).

@@ -3,11 +3,10 @@
 //! that pets or purchase orders name cannot be deleted (`conflict`).
 
 use rusqlite::params;
-use rusqlite::types::Value;
 
 use super::db::{Connection, DbResult, OptionalExtension, Row};
 use super::pages::Pages;
-use super::sql::{self, contains_pattern, Filter, ListSql};
+use super::sql;
 use super::{on_unique, Call, Result, Store, Tx};
 use crate::domain::query::{CategoryQuery, Paged};
 use crate::domain::supplier::{NewSupplier, Supplier, SupplierPatch};
@@ -24,6 +23,18 @@ fn from_row(row: &Row<'_>) -> DbResult<Supplier> {
         email: row.get(4)?,
         note: row.get(5)?,
     })
+}
+
+/// The supplier `new` once stored under `id`.
+fn stored(id: i64, new: NewSupplier) -> Supplier {
+    Supplier {
+        id,
+        name: new.name,
+        contact: new.contact,
+        phone: new.phone,
+        email: new.email,
+        note: new.note,
+    }
 }
 
 fn get(conn: &Connection, id: i64) -> Result<Option<Supplier>> {
@@ -46,10 +57,7 @@ pub(super) fn require(conn: &Connection, id: i64) -> Result<Supplier> {
 
 /// Refuses a `supplierId` in a body that names no supplier (422).
 pub(super) fn require_for_pet(conn: &Connection, id: i64) -> Result<()> {
-    let exists = conn
-        .prepare_cached("SELECT 1 FROM suppliers WHERE id = ?1")?
-        .exists([id])?;
-    if exists {
+    if sql::exists(conn, "suppliers", id)? {
         Ok(())
     } else {
         Err(DomainError::UnknownSupplier(id).into())
@@ -65,22 +73,7 @@ pub(super) fn named(conn: &Connection, name: &str) -> Result<Option<i64>> {
 }
 
 fn list(conn: &Connection, pages: &Pages, query: &CategoryQuery) -> Result<Paged<Supplier>> {
-    let mut filter = Filter::default();
-    if let Some(q) = &query.q {
-        filter.and(
-            "name_fold LIKE ? ESCAPE '\\'",
-            [Value::Text(contains_pattern(&text::fold(q)))],
-        );
-    }
-    let list = ListSql {
-        columns: COLUMNS,
-        from: "suppliers",
-        order: "id",
-        key: Some(("id", false)),
-        then_id: None,
-        tables: &["suppliers"],
-    };
-    sql::paged(conn, pages, &list, &filter, query.page, from_row)
+    sql::paged_by_name(conn, pages, "suppliers", COLUMNS, query, from_row)
 }
 
 pub(super) fn create(tx: &mut Tx<'_>, new: NewSupplier) -> Result<Supplier> {
@@ -100,14 +93,7 @@ pub(super) fn create(tx: &mut Tx<'_>, new: NewSupplier) -> Result<Supplier> {
     let id = on_unique(inserted, || {
         DomainError::DuplicateSupplierName(new.name.clone())
     })?;
-    let supplier = Supplier {
-        id,
-        name: new.name,
-        contact: new.contact,
-        phone: new.phone,
-        email: new.email,
-        note: new.note,
-    };
+    let supplier = stored(id, new);
     tx.emit("supplier.created", &supplier)?;
     Ok(supplier)
 }
@@ -116,14 +102,7 @@ fn patch(tx: &mut Tx<'_>, id: i64, patch: SupplierPatch, pre: &Precondition) -> 
     let current = require(tx, id)?;
     pre.check(&current)?;
     let new = patch.apply(&current);
-    let supplier = Supplier {
-        id,
-        name: new.name,
-        contact: new.contact,
-        phone: new.phone,
-        email: new.email,
-        note: new.note,
-    };
+    let supplier = stored(id, new);
     if supplier != current {
         let updated = tx
             .prepare_cached(
