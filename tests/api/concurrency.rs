@@ -92,18 +92,9 @@ async fn parallel_edits_of_one_pet_with_if_match_let_exactly_one_win() {
     let pet = app.pet_with_stock("Tweety", category, 0).await;
     let res = app.get(&format!("/pets?ids={pet}")).await;
     assert_eq!(res.status(), 200);
-    let current = app
-        .request(Method::GET, &format!("/categories/{category}"))
-        .send()
-        .await
-        .unwrap();
+    let current = app.get(&format!("/categories/{category}")).await;
     assert_eq!(current.status(), 200);
-    let tag = app
-        .request(Method::GET, &format!("/store/inventory/{pet}"))
-        .send()
-        .await
-        .unwrap()
-        .headers()["etag"]
+    let tag = app.get(&format!("/store/inventory/{pet}")).await.headers()["etag"]
         .to_str()
         .unwrap()
         .to_owned();

@@ -2,8 +2,6 @@
 //! JSON answers, errors and 304s) says what a browser may load and run (CSP, with no framing),
 //! not to guess content types, and not to frame it.
 
-use reqwest::Method;
-
 use crate::support::{header, TestApp};
 
 /// The headers every answer carries, whatever made it.
@@ -58,7 +56,7 @@ async fn the_ui_the_docs_and_every_json_answer_carry_the_security_headers() {
     let res = app.get("/pets").await;
     assert_eq!(res.status(), 200);
     assert_guarded(&res, "GET /pets with a key");
-    let res = app.request(Method::DELETE, "/health").send().await.unwrap();
+    let res = app.delete("/health").await;
     assert_eq!(res.status(), 405);
     assert_guarded(&res, "a 405 the framework made");
 

@@ -175,7 +175,7 @@ async fn the_running_server_answers_exactly_the_routed_operations() {
             }
         }
     }
-    let events = app.request(Method::GET, "/events").send().await.unwrap();
+    let events = app.get("/events").await;
     assert_eq!(events.status(), 200);
     assert_eq!(events.headers()["content-type"], "text/event-stream");
     assert_eq!(events.headers()["x-stability"], "experimental");

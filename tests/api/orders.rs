@@ -539,20 +539,12 @@ async fn a_cancel_that_would_lift_stock_past_1000000_is_conflict_and_changes_not
         .await
         .unwrap();
     assert_eq!(full.status(), 200);
-    let res = app
-        .request(Method::DELETE, &format!("/store/orders/{}", order["id"]))
-        .send()
-        .await
-        .unwrap();
+    let res = app.delete(&format!("/store/orders/{}", order["id"])).await;
     let message = assert_error(res, 409, "conflict").await;
     assert!(message.contains("most a shop can hold"), "{message}");
     let stock = app.get_json(&format!("/store/inventory/{tetra}")).await;
     assert_eq!(stock["quantity"], 1_000_000);
-    let kept = app
-        .request(Method::GET, &format!("/store/orders/{}", order["id"]))
-        .send()
-        .await
-        .unwrap();
+    let kept = app.get(&format!("/store/orders/{}", order["id"])).await;
     assert_eq!(kept.status(), 200, "the order is still there");
 }
 

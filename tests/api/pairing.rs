@@ -356,7 +356,7 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
 #[tokio::test]
 async fn an_admin_key_and_a_staff_session_are_never_unpaired_and_work_on() {
     let app = TestApp::spawn().await;
-    let res = app.request(Method::DELETE, "/pair").send().await.unwrap();
+    let res = app.delete("/pair").await;
     let message = assert_error(res, 400, "bad_request").await;
     assert!(message.contains("/admin/keys"), "{message}");
     assert_eq!(

@@ -50,6 +50,12 @@ async fn session_key(app: &TestApp, name: &str, pin: &str) -> String {
     body(res).await["secret"].as_str().unwrap().to_owned()
 }
 
+/// Signing in as `name` with `pin` is refused: the name is locked (429 `temporarily_banned`).
+/// Answers the message.
+async fn assert_locked_out(app: &TestApp, name: &str, pin: &str) -> String {
+    assert_error(sign_in(app, name, pin).await, 429, "temporarily_banned").await
+}
+
 async fn patch_member(app: &TestApp, id: &Value, change: Value) -> Response {
     app.send_json(Method::PATCH, &format!("/admin/staff/{id}"), change)
         .await
@@ -338,8 +344,7 @@ async fn names_that_belong_to_no_one_are_locked_the_same_way() {
     for _ in 0..5 {
         assert_eq!(sign_in(&app, "Ghost", "1111").await.status(), 401);
     }
-    let res = sign_in(&app, "Ghost", "1111").await;
-    assert_error(res, 429, "temporarily_banned").await;
+    assert_locked_out(&app, "Ghost", "1111").await;
 }
 
 #[tokio::test]
@@ -360,8 +365,7 @@ async fn a_lock_and_the_wrong_pins_before_it_outlive_a_restart_of_the_server() {
     assert_error(res, 429, "temporarily_banned").await;
     clock.advance(60);
     assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
-    let res = sign_in(&app, "Bob", "2222").await;
-    assert_error(res, 429, "temporarily_banned").await;
+    assert_locked_out(&app, "Bob", "2222").await;
 }
 
 #[tokio::test]
@@ -392,8 +396,7 @@ async fn a_burst_of_concurrent_wrong_pins_checks_no_more_pins_than_the_lock_allo
     let checked = statuses.iter().filter(|&&s| s == 401).count();
     let locked = statuses.iter().filter(|&&s| s == 429).count();
     assert_eq!((checked, locked), (5, 45), "{statuses:?}");
-    let res = sign_in(&app, "Bob", "4821").await;
-    assert_error(res, 429, "temporarily_banned").await;
+    assert_locked_out(&app, "Bob", "4821").await;
 }
 
 #[tokio::test]
@@ -451,24 +454,12 @@ async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
         assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
         let _ = app.app.sign_in(attempt("ann", "1111"), tablet).await;
     }
-    assert_error(
-        sign_in(&app, "Ann", "0481").await,
-        429,
-        "temporarily_banned",
-    )
-    .await;
-    assert_error(
-        sign_in(&app, "Bob", "2222").await,
-        429,
-        "temporarily_banned",
-    )
-    .await;
+    assert_locked_out(&app, "Ann", "0481").await;
+    assert_locked_out(&app, "Bob", "2222").await;
 
     let res = app
-        .request(Method::DELETE, &format!("/admin/staff/{}/lock", ann["id"]))
-        .send()
-        .await
-        .unwrap();
+        .delete(&format!("/admin/staff/{}/lock", ann["id"]))
+        .await;
     assert_eq!(res.status(), 204);
     assert_eq!(header(&res, "x-stability"), "beta");
     assert_eq!(
@@ -483,26 +474,15 @@ async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
             .is_ok(),
         "and on the tablet"
     );
-    assert_error(
-        sign_in(&app, "Bob", "2222").await,
-        429,
-        "temporarily_banned",
-    )
-    .await;
+    assert_locked_out(&app, "Bob", "2222").await;
 
     // Lifting a lock that is not there changes nothing; an unknown member is 404; a
     // manager only.
     let again = app
-        .request(Method::DELETE, &format!("/admin/staff/{}/lock", ann["id"]))
-        .send()
-        .await
-        .unwrap();
+        .delete(&format!("/admin/staff/{}/lock", ann["id"]))
+        .await;
     assert_eq!(again.status(), 204);
-    let unknown = app
-        .request(Method::DELETE, "/admin/staff/999/lock")
-        .send()
-        .await
-        .unwrap();
+    let unknown = app.delete("/admin/staff/999/lock").await;
     assert_error(unknown, 404, "not_found").await;
     let clerk = session_key(&app, "Ann", "0481").await;
     let res = app
@@ -572,11 +552,7 @@ async fn signing_out_ends_the_session_and_only_that_one() {
     assert_error(again, 401, "unauthorized").await;
     let anonymous = app.client.delete(app.url("/session")).send().await.unwrap();
     assert_error(anonymous, 401, "unauthorized").await;
-    let key = app
-        .request(Method::DELETE, "/session")
-        .send()
-        .await
-        .unwrap();
+    let key = app.delete("/session").await;
     assert_error(key, 400, "bad_request").await;
 }
 
