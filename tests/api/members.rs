@@ -7,7 +7,7 @@ use petstore::limits::TestClock;
 use reqwest::{Method, Response};
 use serde_json::json;
 
-use crate::support::{assert_error, body, TestApp};
+use crate::support::{assert_error, assert_error_saying, body, TestApp};
 
 async fn session_key(app: &TestApp, name: &str, role: &str, pin: &str) -> String {
     let res = app
@@ -106,8 +106,7 @@ async fn a_members_sessions_share_one_keys_worth_of_event_stream_places() {
         open.push(res);
     }
     let res = get_as(&app, &second, "/events").await;
-    let message = assert_error(res, 503, "unavailable").await;
-    assert!(message.contains("already has"), "{message}");
+    assert_error_saying(res, 503, "unavailable", "already has").await;
     // A till's own key still gets a place.
     let till = app.key("readonly", "business").await;
     assert_eq!(get_as(&app, &till, "/events").await.status(), 200);

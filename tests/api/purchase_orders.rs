@@ -19,6 +19,15 @@ async fn stocked(app: &TestApp, name: &str, supplier: i64, cost: i64, stock: i64
         .await
 }
 
+/// A server with one supplier, Acme, and one of its pets, Guppy, that costs 120 and has
+/// `stock` units.
+async fn acme_with_guppy(stock: i64) -> (TestApp, i64, i64) {
+    let app = TestApp::spawn().await;
+    let acme = supplier(&app, "Acme").await;
+    let guppy = stocked(&app, "Guppy", acme, 120, stock).await;
+    (app, acme, guppy)
+}
+
 async fn draft(app: &TestApp, supplier: i64, lines: Value) -> Value {
     let res = app
         .post(
@@ -53,9 +62,7 @@ async fn assert_line_error(res: Response, status: u16, code: &str, line: usize) 
 
 #[tokio::test]
 async fn a_new_purchase_order_is_a_numbered_draft_whose_costs_default_to_the_pets() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let tetra = stocked(&app, "Tetra", acme, 80, 0).await;
     let res = app
         .post(
@@ -95,9 +102,7 @@ async fn a_new_purchase_order_is_a_numbered_draft_whose_costs_default_to_the_pet
 
 #[tokio::test]
 async fn a_purchase_order_with_bad_lines_is_refused_and_nothing_is_kept() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let post = |body: Value| app.post("/store/purchase-orders", body);
     let res =
         post(json!({ "supplierId": 999, "lines": [{ "petId": guppy, "quantity": 1 }] })).await;
@@ -138,10 +143,8 @@ async fn a_purchase_order_with_bad_lines_is_refused_and_nothing_is_kept() {
 
 #[tokio::test]
 async fn suggest_orders_the_suppliers_low_pets_and_answers_204_when_nothing_is_low() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
+    let (app, acme, guppy) = acme_with_guppy(2).await;
     let other = supplier(&app, "Other").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 2).await;
     let tetra = stocked(&app, "Tetra", acme, 80, 1).await;
     let plenty = stocked(&app, "Plenty", acme, 10, 50).await;
     let elsewhere = stocked(&app, "Elsewhere", other, 10, 0).await;
@@ -194,9 +197,7 @@ async fn suggest_orders_the_suppliers_low_pets_and_answers_204_when_nothing_is_l
 
 #[tokio::test]
 async fn suggest_counts_what_open_orders_still_bring_so_asking_twice_orders_once() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 2).await;
+    let (app, acme, guppy) = acme_with_guppy(2).await;
     let res = app
         .send_json(
             Method::PATCH,
@@ -245,9 +246,7 @@ async fn suggest_counts_what_open_orders_still_bring_so_asking_twice_orders_once
 
 #[tokio::test]
 async fn a_drafts_lines_change_with_put_and_a_sent_orders_do_not() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let tetra = stocked(&app, "Tetra", acme, 80, 0).await;
     let order = draft(&app, acme, json!([{ "petId": guppy, "quantity": 1 }])).await;
     let path = format!("/store/purchase-orders/{}", order["id"]);
@@ -284,9 +283,7 @@ async fn a_drafts_lines_change_with_put_and_a_sent_orders_do_not() {
 
 #[tokio::test]
 async fn receiving_adds_to_stock_with_history_naming_the_order_partial_then_received() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 2).await;
+    let (app, acme, guppy) = acme_with_guppy(2).await;
     let tetra = stocked(&app, "Tetra", acme, 80, 0).await;
     let order = draft(
         &app,
@@ -349,9 +346,7 @@ async fn receiving_adds_to_stock_with_history_naming_the_order_partial_then_rece
 #[tokio::test]
 async fn receiving_more_than_was_ordered_and_not_yet_received_is_over_receipt_and_changes_nothing()
 {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let tetra = stocked(&app, "Tetra", acme, 80, 0).await;
     let stranger = stocked(&app, "Stranger", acme, 80, 0).await;
     let order = draft(
@@ -396,9 +391,7 @@ async fn receiving_more_than_was_ordered_and_not_yet_received_is_over_receipt_an
 
 #[tokio::test]
 async fn a_receipt_sent_twice_with_one_idempotency_key_is_received_once() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let order = draft(&app, acme, json!([{ "petId": guppy, "quantity": 5 }])).await;
     act(&app, &order["id"], "send").await;
     let path = format!("/store/purchase-orders/{}/receive", order["id"]);
@@ -420,9 +413,7 @@ async fn a_receipt_sent_twice_with_one_idempotency_key_is_received_once() {
 
 #[tokio::test]
 async fn a_draft_or_a_sent_order_with_nothing_received_is_cancelled_and_then_closed() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     for send in [false, true] {
         let order = draft(&app, acme, json!([{ "petId": guppy, "quantity": 5 }])).await;
         if send {
@@ -461,10 +452,8 @@ async fn a_draft_or_a_sent_order_with_nothing_received_is_cancelled_and_then_clo
 
 #[tokio::test]
 async fn the_list_is_newest_first_and_filters_by_status_and_supplier() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let other = supplier(&app, "Other").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
     let a = draft(&app, acme, json!([{ "petId": guppy, "quantity": 1 }])).await;
     let b = draft(&app, other, json!([{ "petId": guppy, "quantity": 1 }])).await;
     let c = draft(&app, acme, json!([{ "petId": guppy, "quantity": 1 }])).await;
@@ -533,9 +522,7 @@ async fn one_order_comes_as_csv_with_its_lines_and_formulas_guarded() {
 
 #[tokio::test]
 async fn receipts_at_the_same_moment_never_take_a_line_past_what_was_ordered() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let order = draft(&app, acme, json!([{ "petId": guppy, "quantity": 5 }])).await;
     act(&app, &order["id"], "send").await;
     let path = format!("/store/purchase-orders/{}/receive", order["id"]);
@@ -563,9 +550,7 @@ async fn receipts_at_the_same_moment_never_take_a_line_past_what_was_ordered() {
 
 #[tokio::test]
 async fn a_purchase_order_announces_its_creation_and_each_change_of_state() {
-    let app = TestApp::spawn().await;
-    let acme = supplier(&app, "Acme").await;
-    let guppy = stocked(&app, "Guppy", acme, 120, 0).await;
+    let (app, acme, guppy) = acme_with_guppy(0).await;
     let mut feed = crate::events::Feed::open(&app, None).await;
     let order = draft(&app, acme, json!([{ "petId": guppy, "quantity": 2 }])).await;
     act(&app, &order["id"], "send").await;

@@ -92,6 +92,42 @@ async fn assert_banned(res: Response, retry_after: i64) {
     assert_error(res, 429, "temporarily_banned").await;
 }
 
+/// A key of one request a minute (enterprise plan) whose request of this minute is spent.
+async fn spent_key(app: &TestApp) -> (i64, String) {
+    let (id, key) = app
+        .key_with(json!({ "name": "tight", "role": "pos", "plan": "enterprise", "perMinute": 1, "perDay": 1000 }))
+        .await;
+    spend(app, &key, 1).await;
+    (id, key)
+}
+
+/// A server at [`T0`] that bans after 3 refusals for 120 s, and a [`spent_key`] it has just
+/// banned (refused 4 times, then banned).
+async fn a_key_just_banned_for_120_s() -> (TestApp, Arc<TestClock>, i64, String) {
+    let (app, clock) = app_at_with(T0, |a| {
+        a.ban_after = 3;
+        a.ban_seconds = 120;
+    })
+    .await;
+    let (id, key) = app
+        .key_with(json!({ "name": "tight", "role": "pos", "plan": "enterprise", "perMinute": 1, "perDay": 1000 }))
+        .await;
+    spend(&app, &key, 1).await;
+    for _ in 0..4 {
+        assert_rate_limited(get_as(&app, &key, "/pets").await, 42).await;
+    }
+    assert_banned(get_as(&app, &key, "/pets").await, 120).await;
+    (app, clock, id, key)
+}
+
+/// The key lists no ban.
+async fn assert_not_banned(app: &TestApp, id: i64) {
+    assert_eq!(
+        app.listed_key(id).await["bannedUntil"],
+        serde_json::Value::Null
+    );
+}
+
 fn unix(rfc3339: &serde_json::Value) -> i64 {
     let text = rfc3339
         .as_str()
@@ -309,10 +345,7 @@ async fn more_than_30_refusals_in_a_minute_ban_the_key_until_an_admin_lifts_the_
     let res = app.delete(&format!("/admin/keys/{id}/ban")).await;
     assert_eq!(res.status(), 204);
     assert_eq!(header(&res, "x-stability"), "beta");
-    assert_eq!(
-        app.listed_key(id).await["bannedUntil"],
-        serde_json::Value::Null
-    );
+    assert_not_banned(&app, id).await;
     let res = get_as(&app, &key, "/pets").await;
     assert_eq!(res.status(), 200, "the ban is lifted");
     assert_eq!(header_num(&res, "x-ratelimit-remaining"), 59);
@@ -320,19 +353,7 @@ async fn more_than_30_refusals_in_a_minute_ban_the_key_until_an_admin_lifts_the_
 
 #[tokio::test]
 async fn the_ban_thresholds_are_settings_and_a_ban_ends_by_itself() {
-    let (app, clock) = app_at_with(T0, |a| {
-        a.ban_after = 3;
-        a.ban_seconds = 120;
-    })
-    .await;
-    let (id, key) = app
-        .key_with(json!({ "name": "tight", "role": "pos", "plan": "enterprise", "perMinute": 1, "perDay": 1000 }))
-        .await;
-    spend(&app, &key, 1).await;
-    for _ in 0..4 {
-        assert_rate_limited(get_as(&app, &key, "/pets").await, 42).await;
-    }
-    assert_banned(get_as(&app, &key, "/pets").await, 120).await;
+    let (app, clock, id, key) = a_key_just_banned_for_120_s().await;
     clock.set(T0 + 119);
     assert_banned(get_as(&app, &key, "/pets").await, 1).await;
 
@@ -342,19 +363,13 @@ async fn the_ban_thresholds_are_settings_and_a_ban_ends_by_itself() {
         200,
         "the ban has ended"
     );
-    assert_eq!(
-        app.listed_key(id).await["bannedUntil"],
-        serde_json::Value::Null
-    );
+    assert_not_banned(&app, id).await;
 }
 
 #[tokio::test]
 async fn lifting_a_ban_also_clears_the_count_of_refusals() {
     let (app, _) = app_at_with(T0, |a| a.ban_after = 2).await;
-    let (id, key) = app
-        .key_with(json!({ "name": "tight", "role": "pos", "plan": "enterprise", "perMinute": 1, "perDay": 1000 }))
-        .await;
-    spend(&app, &key, 1).await;
+    let (id, key) = spent_key(&app).await;
     for _ in 0..3 {
         assert_rate_limited(get_as(&app, &key, "/pets").await, 42).await;
     }
@@ -365,10 +380,7 @@ async fn lifting_a_ban_also_clears_the_count_of_refusals() {
     for _ in 0..2 {
         assert_rate_limited(get_as(&app, &key, "/pets").await, 42).await;
     }
-    assert_eq!(
-        app.listed_key(id).await["bannedUntil"],
-        serde_json::Value::Null
-    );
+    assert_not_banned(&app, id).await;
     // Lifting when there is no ban is harmless; an unknown key is 404.
     assert_eq!(
         app.delete(&format!("/admin/keys/{id}/ban")).await.status(),
@@ -620,19 +632,7 @@ async fn a_new_key_starts_with_its_full_quota_in_the_listing() {
 
 #[tokio::test]
 async fn a_ban_started_just_before_a_stop_holds_from_the_restarted_servers_first_request() {
-    let (app, clock) = app_at_with(T0, |a| {
-        a.ban_after = 3;
-        a.ban_seconds = 120;
-    })
-    .await;
-    let (id, key) = app
-        .key_with(json!({ "name": "tight", "role": "pos", "plan": "enterprise", "perMinute": 1, "perDay": 1000 }))
-        .await;
-    spend(&app, &key, 1).await;
-    for _ in 0..4 {
-        assert_rate_limited(get_as(&app, &key, "/pets").await, 42).await;
-    }
-    assert_banned(get_as(&app, &key, "/pets").await, 120).await;
+    let (app, clock, id, key) = a_key_just_banned_for_120_s().await;
     // Stopped at once, before the store was told of the ban by the once-a-second sharing;
     // the restarted server knows it before its first answer.
     let app = app.restart().await;

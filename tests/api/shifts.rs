@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::events::Feed;
-use crate::support::{assert_error, body, TestApp};
+use crate::support::{assert_error, assert_error_saying, body, TestApp};
 
 /// Prices include 20 % tax; a pet with `price` and `stock` units; its id.
 async fn pet(app: &TestApp, name: &str, price: i64, stock: i64) -> i64 {
@@ -201,8 +201,7 @@ async fn a_till_has_one_open_shift_and_a_shift_closes_once() {
             json!({ "till": " Front ", "openingCash": 0 }),
         )
         .await;
-    let message = assert_error(res, 409, "shift_open").await;
-    assert!(message.contains("Front"), "{message}");
+    assert_error_saying(res, 409, "shift_open", "Front").await;
     // Another till opens beside it.
     let back = open(&app, "Back", 0).await;
     assert_ne!(front["id"], back["id"]);

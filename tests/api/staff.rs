@@ -7,7 +7,7 @@ use petstore::limits::TestClock;
 use reqwest::{Method, Response};
 use serde_json::{json, Value};
 
-use crate::support::{assert_error, body, header, sqlite_only, TestApp};
+use crate::support::{assert_error, assert_error_saying, body, header, sqlite_only, TestApp};
 
 /// 2026-11-22T10:00:18Z: no minute ends while a test runs on this clock.
 const NOW: i64 = 1_795_305_600 + 10 * 3_600 + 18;
@@ -319,8 +319,7 @@ async fn five_wrong_pins_lock_the_name_for_fifteen_minutes_even_for_the_right_pi
     let res = sign_in(&app, "ANN", "0481").await;
     // Locked at the fifth wrong PIN, a minute ago.
     assert_eq!(header(&res, "retry-after"), (15 * 60 - 60).to_string());
-    let message = assert_error(res, 429, "temporarily_banned").await;
-    assert!(message.contains("minutes"), "{message}");
+    assert_error_saying(res, 429, "temporarily_banned", "minutes").await;
     assert_eq!(
         sign_in(&app, "Bob", "2222").await.status(),
         201,
@@ -510,8 +509,7 @@ async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
         assert_eq!(sign_in(&app, name, "9999").await.status(), 401, "{name}");
     }
     let res = sign_in(&app, "Ann", "0481").await;
-    let message = assert_error(res, 429, "temporarily_banned").await;
-    assert!(message.contains("banned"), "{message}");
+    assert_error_saying(res, 429, "temporarily_banned", "banned").await;
     // A key from the same address is a caller of its own.
     assert_eq!(app.get("/pets").await.status(), 200);
 }
@@ -876,8 +874,13 @@ async fn the_last_active_admin_key_stays_even_beside_an_admin_members_session() 
         if let Some(change) = change {
             req = req.json(&change);
         }
-        let message = assert_error(req.send().await.unwrap(), 409, "conflict").await;
-        assert!(message.contains("last active admin key"), "{message}");
+        assert_error_saying(
+            req.send().await.unwrap(),
+            409,
+            "conflict",
+            "last active admin key",
+        )
+        .await;
     }
     assert_eq!(
         app.get("/admin/keys").await.status(),

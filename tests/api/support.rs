@@ -382,6 +382,13 @@ pub async fn assert_error(res: Response, status: u16, code: &str) -> String {
     message
 }
 
+/// [`assert_error`], and its message contains `words`; returns the message.
+pub async fn assert_error_saying(res: Response, status: u16, code: &str, words: &str) -> String {
+    let message = assert_error(res, status, code).await;
+    assert!(message.contains(words), "{message}");
+    message
+}
+
 impl TestApp {
     /// Creates a key with `role` and `plan` and returns its id and secret.
     pub async fn key_with_id(&self, role: &str, plan: &str) -> (i64, String) {
