@@ -605,16 +605,23 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
         print(f"wrk: {name}", flush=True)
         runs = {"ceiling": (ceiling.base + path, script,
                             lambda tag, f=args_for: f(pet_ids, category_ids, tag), key)}
+        skipped = {}
         for label, (srv, k, p_ids, c_ids) in servers.items():
+            why = cannot_answer(srv.base, path, k) if label != "petstore" else None
+            if why:
+                print(f"  {label} left out of {name}: {why}", flush=True)
+                skipped[label] = why
+                continue
             runs[label] = (srv.base + path, script, lambda tag, f=args_for, p=p_ids, c=c_ids: f(p, c, tag), k)
         for other in others:
             if name in other.scenarios:
                 o_path, o_script, o_args = other.scenarios[name]
                 runs[other.label] = (other.server.base + o_path, o_script, o_args, other.key)
         warm_up(runs, args.warmup)
-        writers = {label: srv.thread_cpu_ns(WRITER_THREAD) for label, (srv, *_) in servers.items()}
+        measured = {label: server for label, server in servers.items() if label in runs}
+        writers = {label: srv.thread_cpu_ns(WRITER_THREAD) for label, (srv, *_) in measured.items()}
         figures = rotate(runs, args.duration)
-        for label, (srv, *_) in servers.items():
+        for label, (srv, *_) in measured.items():
             figures[label]["writer"] = writer_figures(srv.thread_cpu_ns(WRITER_THREAD) - writers[label],
                                                       figures[label])
         if pg_second:
@@ -626,6 +633,8 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
             figures["postgres x2"] = dict(combine(split), rps=sum(r["rps"] for r in split))
         row = {"scenario": name, "target_ratio": target, **figures,
                "ratio": figures["petstore"]["rps"] / figures["ceiling"]["rps"]}
+        if skipped:
+            row["skipped"] = skipped
         if "baseline" in figures:
             row["baseline_ratio"] = figures["baseline"]["rps"] / figures["ceiling"]["rps"]
         rows.append(row)
@@ -654,6 +663,18 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
                             "output": done.stdout[-20000:] + done.stderr[-5000:]}
         if done.returncode != 0:
             print(done.stdout[-4000:], done.stderr[-2000:], sep="\n")
+
+
+def cannot_answer(base: str, path: str, key: str) -> str | None:
+    """Why a petstore beside this one (an earlier baseline) cannot run a scenario on `path`,
+    or None when it can: a version without the route answers 404 to a GET on it (every
+    scenario's path also lists, in the versions that have it)."""
+    client = harness.Client(base, key)
+    try:
+        status, _, _ = client.call("GET", path + "?limit=1")
+    finally:
+        client.close()
+    return f"GET {path} answers {status}: that version has no {path}" if status == 404 else None
 
 
 def writer_figures(cpu_ns: int, figures: dict) -> dict:
@@ -847,6 +868,9 @@ def print_report(results: dict) -> None:
                       f"{f['rps'] / ceiling_rps:>10.3f}  {target}")
         for name, why in results.get("others_missing", {}).items():
             print(f"{name}: {why}")
+        for row in rows:
+            for label, why in row.get("skipped", {}).items():
+                print(f"{label} left out of {row['scenario']}: {why}")
     growth_figures = results["growth"]
     if growth_figures:
         small, big = growth_figures["small"], growth_figures["big"]
