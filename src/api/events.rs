@@ -217,7 +217,7 @@ impl Feed {
         }
         self.last_id = event.id;
         self.heartbeat.reset();
-        let data = serde_json::to_string(event).ok()?;
+        let data = event.to_json();
         Some(Bytes::from(format!(
             "id: {}\nevent: {}\ndata: {}\n\n",
             event.id, event.kind, data

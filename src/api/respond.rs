@@ -40,12 +40,12 @@ pub fn json_body(body: Bytes) -> Response {
 
 /// A single record, 200, with its `ETag`.
 pub fn record<T: Serialize>(value: &T) -> Response {
-    with_etag(json_response(StatusCode::OK, value), value)
+    tagged(StatusCode::OK, value)
 }
 
 /// A created record, 201, with `Location` and `ETag`.
 pub fn created<T: Serialize>(location: String, value: &T) -> Response {
-    let mut response = with_etag(json_response(StatusCode::CREATED, value), value);
+    let mut response = tagged(StatusCode::CREATED, value);
     if let Ok(location) = HeaderValue::from_str(&location) {
         response.headers_mut().insert(header::LOCATION, location);
     }
@@ -93,8 +93,13 @@ pub fn no_content() -> Response {
     StatusCode::NO_CONTENT.into_response()
 }
 
-fn with_etag<T: Serialize>(mut response: Response, value: &T) -> Response {
-    if let Ok(tag) = HeaderValue::from_str(&etag::of(value)) {
+/// A record's JSON answer with its `ETag`, the tag taken from the very bytes sent (the
+/// record is encoded once).
+fn tagged<T: Serialize>(status: StatusCode, value: &T) -> Response {
+    let body = serde_json::to_vec(value).unwrap_or_default();
+    let tag = etag::of_bytes(&body);
+    let mut response = json_bytes(status, Bytes::from(body));
+    if let Ok(tag) = HeaderValue::from_str(&tag) {
         response.headers_mut().insert(header::ETAG, tag);
     }
     response

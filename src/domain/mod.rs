@@ -36,6 +36,7 @@ pub mod sale;
 pub mod sale_record;
 pub mod shift;
 pub mod shift_record;
+pub mod sorted_json;
 pub mod staff;
 pub mod stocktake;
 pub mod supplier;

@@ -13,7 +13,7 @@ use rusqlite::params;
 
 use super::db::{Connection, DbResult};
 use super::{Call, Result, Store, Tx};
-use crate::domain::event::Event;
+use crate::domain::event::{Event, EventData};
 
 /// How long events are kept for resuming, in hours.
 pub const KEEP_HOURS: i64 = 24;
@@ -25,7 +25,7 @@ pub(super) fn insert(
     conn: &Connection,
     kind: &str,
     at: &str,
-    data: &serde_json::Value,
+    data: &EventData,
     key_name: Option<&str>,
     staff_id: Option<i64>,
 ) -> Result<i64> {
@@ -33,7 +33,7 @@ pub(super) fn insert(
         .prepare_cached(
             "INSERT INTO events (type, at, data, key_name, staff_id) VALUES (?1, ?2, ?3, ?4, ?5)",
         )?
-        .insert(params![kind, at, data.to_string(), key_name, staff_id])?)
+        .insert(params![kind, at, data.as_str(), key_name, staff_id])?)
 }
 
 /// Events after `last_id`, oldest first, at most `limit`.
@@ -49,7 +49,7 @@ pub(super) fn since(conn: &Connection, last_id: i64, limit: i64) -> Result<Vec<E
                 id: row.get(0)?,
                 kind: row.get(1)?,
                 at: row.get(2)?,
-                data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
+                data: EventData::from_stored(&data),
                 key_name: row.get(4)?,
                 staff_id: row.get(5)?,
             })

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::db::Connection;
 use super::{Result, StoreError};
-use crate::domain::event::Event;
+use crate::domain::event::{Event, EventData};
 use crate::domain::staff::MemberRef;
 use crate::domain::time;
 
@@ -44,7 +44,7 @@ impl Tx<'_> {
 
     /// Records a change event; subscribers receive it once the group commits.
     pub fn emit<T: Serialize>(&mut self, kind: &str, record: &T) -> Result<()> {
-        let data = serde_json::to_value(record)
+        let data = EventData::of(record)
             .map_err(|e| StoreError::Internal(format!("cannot encode an event: {e}")))?;
         let at = time::now();
         let key_name = self.member.as_ref().map(|m| m.name.clone());
