@@ -44,14 +44,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "bench"))
 import harness  # noqa: E402
 
-FAILED: list[str] = []
+CHECKS = harness.Checks()
+check = CHECKS.check
 STARTED: list[harness.Server] = []  # killed at the end, whatever happened
-
-
-def check(name: str, ok: bool, detail: str = "") -> None:
-    print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
-    if not ok:
-        FAILED.append(name)
 
 
 class Stream(threading.Thread):
@@ -501,8 +496,8 @@ def main() -> int:
           served == 60, f"{served} of 80 answered 200")
     for server in (c, d):
         server.stop()
-    print(f"{'FAILED: ' + ', '.join(FAILED) if FAILED else 'all two-process checks passed'}")
-    return 1 if FAILED else 0
+    print(f"two-process checks: {CHECKS.summary()}", flush=True)
+    return CHECKS.status()
 
 
 if __name__ == "__main__":
