@@ -1,5 +1,6 @@
-"""Shared by bench/run.py, bench/import_csv.py, tests/crash/run.py, tests/faults and
-tests/postgres/two_processes.py (Python 3 standard library only).
+"""Shared by the benchmark's scripts (bench/), tests/crash/run.py, tests/faults,
+tests/postgres/two_processes.py, tests/desktop/drive.py and the Windows checks
+(tests/windows/run.py, scripts/windows/check.py); Python 3 standard library only.
 
 Builds the binaries, starts a server on port 0 and reads its address from the first line it
 prints, times the start to the first 200 of GET /health, reads its memory and a thread's CPU
@@ -152,7 +153,8 @@ class Server:
 class Checks:
     """A suite's checks as it makes them: each printed at once, `ok  NAME` or `FAIL NAME
     (detail)` (after `prefix`, such as a crash cycle), the failed names kept for the summary
-    and the exit status."""
+    and the exit status. The desktop suite's shell scripts print their checks in the same
+    shape (tests/desktop/checks.sh) and count drive.py's lines with their own."""
 
     def __init__(self):
         self.passed = 0

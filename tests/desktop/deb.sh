@@ -16,18 +16,16 @@
 # environment, an unprivileged user, its umask), then stopped with SIGTERM as `systemctl stop`
 # does. `systemctl start/stop` themselves are not tried: this runs where systemd is not PID 1.
 # Prints the .deb's size (and, with the window test, the launch time and idle memory) as
-# "# ..." lines, and ends with "N passed, M failed".
+# "# ..." lines; each check prints `ok   NAME` or `FAIL NAME (detail)` (tests/desktop/checks.sh,
+# the shape of bench/harness.py's Checks); ends with "N passed, M failed" and the failed names.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-PASSED=0
-FAILED=0
 CLEANUP=()
-ok() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
-not_ok() { FAILED=$((FAILED + 1)); echo "not ok - $1${2:+: $2}"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
-finish() { echo "$PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; exit $?; }
+# ok, not_ok, check NAME COMMAND..., count_checks FILE and finish, as run.sh reports.
+# shellcheck source=tests/desktop/checks.sh
+. "$HERE/checks.sh"
 cleanup() { local c; for c in "${CLEANUP[@]}"; do eval "$c"; done; }
 trap cleanup EXIT
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
@@ -206,7 +204,6 @@ fi
 UNPACKED=$(mktemp -d)
 CLEANUP+=("rm -rf '$UNPACKED'")
 dpkg-deb -x "$DEB" "$UNPACKED"
-DESKTOP_APP=$UNPACKED/usr/bin/petstore-desktop "$HERE/run.sh" | tee "$UNPACKED/run.out" | grep -v ' passed, .* failed$'
-PASSED=$((PASSED + $(grep -c '^ok - ' "$UNPACKED/run.out")))
-FAILED=$((FAILED + $(grep -c '^not ok - ' "$UNPACKED/run.out")))
+DESKTOP_APP=$UNPACKED/usr/bin/petstore-desktop "$HERE/run.sh" | tee "$UNPACKED/run.out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
+count_checks "$UNPACKED/run.out"
 finish

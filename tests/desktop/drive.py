@@ -14,9 +14,11 @@ passes everything in the environment:
   NOTIFY_LOG    dbus-monitor's record of Notify calls on the test's session bus
   DRIVER_LOG    tauri-driver's log, where the app's own log goes
 
-Standard library only. Prints one "ok - ..." or "not ok - ..." line per check; run.sh counts
-them. Never talks to any address but loopback and, from inside LAN_NETNS, LAN_HOST: no test
-traffic goes to this machine's own LAN address.
+Standard library only. Reports through bench/harness.py's Checks: one `ok   NAME` or
+`FAIL NAME (detail)` line per check, then "drive.py: N passed, M failed" and the failed names;
+run.sh counts the lines (tests/desktop/checks.sh). Exits 1 on any failure. Never talks to any
+address but loopback and, from inside LAN_NETNS, LAN_HOST: no test traffic goes to this
+machine's own LAN address.
 """
 
 import base64
@@ -28,6 +30,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "bench"))
+import harness  # noqa: E402
 
 ENV = os.environ
 WEBDRIVER = ENV.get("WEBDRIVER", "http://127.0.0.1:4444")
@@ -42,17 +48,8 @@ NOTIFY_LOG = ENV.get("NOTIFY_LOG", "")
 DRIVER_LOG = ENV.get("DRIVER_LOG", "")
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 
-failures = 0
-
-
-def check(name, ok, detail=""):
-    global failures
-    if ok:
-        print(f"ok - {name}", flush=True)
-    else:
-        failures += 1
-        print(f"not ok - {name}" + (f": {detail}" if detail else ""), flush=True)
-    return ok
+CHECKS = harness.Checks()
+check = CHECKS.check
 
 
 def http(method, url, body=None, key=None, timeout=30):
@@ -728,7 +725,8 @@ def main():
                     pass
     finally:
         s.close()
-    return 1 if failures else 0
+    print(f"drive.py: {CHECKS.summary()}", flush=True)
+    return CHECKS.status()
 
 
 if __name__ == "__main__":

@@ -28,29 +28,20 @@
 # green run also copies the desktop window's screens to docs/screenshots/app-*.png. DESKTOP_APP=path skips the
 # build and tests that binary (tests/desktop/deb.sh does so with the packaged one). Installs
 # what it needs: Debian packages with apt-get (through sudo when not root) and tauri-driver
-# with cargo. Ends with "N passed, M failed" and exits non-zero on any failure.
+# with cargo. Each check prints `ok   NAME` or `FAIL NAME (detail)`, as bench/harness.py's
+# Checks does (tests/desktop/checks.sh); ends with "N passed, M failed" and the failed names,
+# and exits non-zero on any failure.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 SHOTS=$HERE/screenshots
-PASSED=0
-FAILED=0
 PIDS=()
 NETNS=""
 
-ok() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
-not_ok() { FAILED=$((FAILED + 1)); echo "not ok - $1${2:+: $2}"; }
-check() { # check NAME COMMAND...
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
-finish() {
-    echo "$PASSED passed, $FAILED failed"
-    [ "$FAILED" -eq 0 ]
-    exit $?
-}
+# ok, not_ok, check NAME COMMAND..., count_checks FILE and finish, as drive.py reports.
+# shellcheck source=tests/desktop/checks.sh
+. "$HERE/checks.sh"
 cleanup() {
     local pid
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
@@ -297,9 +288,8 @@ DESKTOP_APP=$APP API=$API ADMIN_KEY=$PETSTORE_ADMIN_KEY SHOTS=$SHOTS LAN_HOST=$L
     WEBDRIVER=http://127.0.0.1:$WD_PORT NOTIFY_LOG=$WORK/notify.log DRIVER_LOG=$WORK/driver.log \
     python3 "$HERE/drive.py" >"$WORK/drive.out" 2>&1
 cat "$WORK/drive.out"
-PASSED=$((PASSED + $(grep -c '^ok - ' "$WORK/drive.out")))
-FAILED=$((FAILED + $(grep -c '^not ok - ' "$WORK/drive.out")))
-if ! grep -q '^ok - ' "$WORK/drive.out"; then
+count_checks "$WORK/drive.out"
+if ! grep -q '^ok   ' "$WORK/drive.out"; then
     not_ok "the WebDriver session ran" "see $WORK/drive.out and $WORK/driver.log"
 fi
 sleep 1
