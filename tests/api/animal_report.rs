@@ -66,15 +66,7 @@ async fn the_report_lists_each_animal_sold_with_its_record_sale_and_buyer() {
         .iter()
         .any(|r| r["petId"] == unsold));
 
-    let res = app
-        .request(Method::GET, "/store/reports/animals")
-        .header("Accept", "text/csv")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200);
-    assert!(header(&res, "content-type").starts_with("text/csv"));
-    let text = res.text().await.unwrap();
+    let text = app.get_csv("/store/reports/animals").await;
     let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert!(

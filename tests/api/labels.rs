@@ -158,14 +158,7 @@ fn longest_sku() -> String {
 #[tokio::test]
 async fn every_code_on_a_label_sheet_decodes_exactly_once_per_label_and_copy() {
     let app = TestApp::spawn().await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            "/store/profile",
-            json!({ "currency": "EUR" }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_profile(json!({ "currency": "EUR" })).await;
     let cat = app.category("Fish").await;
     let pets = [
         (

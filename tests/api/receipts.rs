@@ -8,17 +8,11 @@ use serde_json::{json, Value};
 use crate::support::{assert_error, body, header, TestApp};
 
 async fn profile(app: &TestApp, change: Value) {
-    let res = app.send_json(Method::PATCH, "/store/profile", change).await;
-    assert_eq!(res.status(), 200);
+    app.set_profile(change).await;
 }
 
 async fn priced(app: &TestApp, name: &str, price: i64, stock: i64) -> i64 {
-    let category = app.category(&format!("shelf {price}")).await;
-    app.pet(name, category)
-        .no_status()
-        .with("price", price)
-        .stock(stock)
-        .create()
+    app.pet_for_sale(&format!("shelf {price}"), name, price, stock)
         .await
 }
 

@@ -4,7 +4,7 @@ use chrono::{Days, Utc};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::support::{assert_error, body, header, sqlite_only, TestApp};
+use crate::support::{assert_error, body, sqlite_only, TestApp};
 
 /// Puts an order on the books as placed (and completed) at the given instants, as a till
 /// would have done then: written straight into the store's file beside the running server.
@@ -35,10 +35,7 @@ fn seed_order(
 }
 
 async fn set_timezone(app: &TestApp, tz: &str) {
-    let res = app
-        .send_json(Method::PATCH, "/store/profile", json!({ "timezone": tz }))
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_profile(json!({ "timezone": tz })).await;
 }
 
 fn day<'a>(report: &'a Value, date: &str) -> &'a Value {
@@ -161,19 +158,9 @@ async fn the_report_comes_as_csv_when_asked_for() {
     let pet = app.pet_with_stock("Goldie", cat, 0).await;
     set_timezone(&app, "UTC").await;
     seed_order(&app, pet, 2, Some(125), "2026-03-02T10:00:00Z", None);
-    let res = app
-        .request(
-            Method::GET,
-            "/store/reports/daily?from=2026-03-01&to=2026-03-02",
-        )
-        .header("Accept", "text/csv")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200);
-    assert!(header(&res, "content-type").starts_with("text/csv"));
     assert_eq!(
-        res.text().await.unwrap(),
+        app.get_csv("/store/reports/daily?from=2026-03-01&to=2026-03-02")
+            .await,
         "date,ordersPlaced,ordersCompleted,ordersCancelled,unitsSold,revenue,sales,tax,refunds,\
          cash,card,other\r\n\
          2026-03-01,0,0,0,0,0,0,0,0,0,0,0\r\n\

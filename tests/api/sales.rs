@@ -47,14 +47,8 @@ fn cash(amount: i64) -> Value {
 #[tokio::test]
 async fn a_two_line_basket_is_sold_with_its_tax_change_and_an_order_per_line() {
     let app = TestApp::spawn().await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            "/store/profile",
-            json!({ "taxIncluded": false, "defaultTaxRate": 2000 }),
-        )
+    app.set_profile(json!({ "taxIncluded": false, "defaultTaxRate": 2000 }))
         .await;
-    assert_eq!(res.status(), 200);
     let food = priced_pet(&app, "Kibble", 1_250, None, 10).await;
     let guppy = priced_pet(&app, "Guppy", 199, Some(550), 20).await;
 
@@ -136,14 +130,7 @@ async fn a_two_line_basket_is_sold_with_its_tax_change_and_an_order_per_line() {
 #[tokio::test]
 async fn prices_that_include_tax_hold_the_tax_and_the_total_is_the_amount() {
     let app = TestApp::spawn().await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            "/store/profile",
-            json!({ "defaultTaxRate": 2000 }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_profile(json!({ "defaultTaxRate": 2000 })).await;
     let pet = priced_pet(&app, "Tank", 1_200, None, 1).await;
     let sale = sell(
         &app,
@@ -603,14 +590,7 @@ async fn a_body_out_of_bounds_is_refused_naming_the_field() {
 
 /// Sells `quantity` units of a new pet at `price` (prices include tax at 20 %); the sale.
 async fn sold(app: &TestApp, price: i64, quantity: i64, stock: i64) -> Value {
-    let res = app
-        .send_json(
-            Method::PATCH,
-            "/store/profile",
-            json!({ "defaultTaxRate": 2000 }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_profile(json!({ "defaultTaxRate": 2000 })).await;
     let pet = priced_pet(app, "Refundable", price, None, stock).await;
     sell(
         app,

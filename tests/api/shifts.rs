@@ -12,24 +12,13 @@ use crate::support::{assert_error, assert_error_saying, body, TestApp};
 
 /// Prices include 20 % tax; a pet with `price` and `stock` units; its id.
 async fn pet(app: &TestApp, name: &str, price: i64, stock: i64) -> i64 {
-    let category = app.category(&format!("{name} shelf")).await;
-    app.pet(name, category)
-        .no_status()
-        .with("price", price)
-        .stock(stock)
-        .create()
+    app.pet_for_sale(&format!("{name} shelf"), name, price, stock)
         .await
 }
 
 async fn taxed_at_twenty_percent_included(app: &TestApp) {
-    let res = app
-        .send_json(
-            Method::PATCH,
-            "/store/profile",
-            json!({ "taxIncluded": true, "defaultTaxRate": 2000 }),
-        )
+    app.set_profile(json!({ "taxIncluded": true, "defaultTaxRate": 2000 }))
         .await;
-    assert_eq!(res.status(), 200);
 }
 
 async fn sell(app: &TestApp, lines: Value, payments: Value, till: Option<&str>) -> Value {

@@ -236,6 +236,18 @@ impl TestApp {
         self.pet(name, category).stock(stock).create().await
     }
 
+    /// Creates a pet with no status, a `price` and `stock` units, in a new category called
+    /// `category`; its id.
+    pub async fn pet_for_sale(&self, category: &str, name: &str, price: i64, stock: i64) -> i64 {
+        let category = self.category(category).await;
+        self.pet(name, category)
+            .no_status()
+            .with("price", price)
+            .stock(stock)
+            .create()
+            .await
+    }
+
     /// The pet's stock now, as `GET /store/inventory/{pet}` answers it.
     pub async fn stock(&self, pet: i64) -> i64 {
         self.get_json(&format!("/store/inventory/{pet}")).await["quantity"]
@@ -435,6 +447,30 @@ impl TestApp {
         let res = self.get(path).await;
         assert_eq!(res.status(), 200, "GET {path}");
         body(res).await
+    }
+
+    /// Changes the store profile (`PATCH /store/profile`), asserts a 200 and answers the
+    /// profile as stored.
+    pub async fn set_profile(&self, change: Value) -> Value {
+        let res = self
+            .send_json(Method::PATCH, "/store/profile", change)
+            .await;
+        assert_eq!(res.status(), 200);
+        body(res).await
+    }
+
+    /// `GET path` asking for CSV (`Accept: text/csv`): asserts a 200 in `text/csv` and
+    /// answers the text.
+    pub async fn get_csv(&self, path: &str) -> String {
+        let res = self
+            .request(Method::GET, path)
+            .header("Accept", "text/csv")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        assert!(header(&res, "content-type").starts_with("text/csv"));
+        res.text().await.unwrap()
     }
 }
 

@@ -17,15 +17,9 @@ async fn a_new_store_s_prices_include_tax_at_a_default_rate_of_zero() {
 #[tokio::test]
 async fn an_admin_sets_the_tax_settings_and_they_are_kept_across_a_restart() {
     let app = TestApp::spawn().await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            "/store/profile",
-            json!({ "taxIncluded": false, "defaultTaxRate": 2000 }),
-        )
+    let changed = app
+        .set_profile(json!({ "taxIncluded": false, "defaultTaxRate": 2000 }))
         .await;
-    assert_eq!(res.status(), 200);
-    let changed = body(res).await;
     assert_eq!(changed["taxIncluded"], false);
     assert_eq!(changed["defaultTaxRate"], 2000);
     assert_eq!(changed["name"], "Pet Store", "the other fields stay");

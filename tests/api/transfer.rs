@@ -2,7 +2,7 @@
 //! its dry run, matching by id, sku or barcode, and errors by line and field.
 
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::support::{assert_error, body, header, TestApp};
 
@@ -17,6 +17,44 @@ async fn import(app: &TestApp, csv: &str, dry_run: bool) -> reqwest::Response {
     };
     app.send_raw(Method::POST, path, Some("text/csv"), csv.to_owned())
         .await
+}
+
+/// A pet in `category` with no status and these codes, for rows to match.
+async fn coded_pet(
+    app: &TestApp,
+    name: &str,
+    category: i64,
+    sku: Option<&str>,
+    barcode: Option<&str>,
+) -> i64 {
+    let mut pet = app.pet(name, category).no_status();
+    if let Some(sku) = sku {
+        pet = pet.with("sku", sku);
+    }
+    if let Some(barcode) = barcode {
+        pet = pet.with("barcode", barcode);
+    }
+    pet.create().await
+}
+
+/// An import's answer with these counts and no errors.
+fn counted(created: u64, updated: u64, unchanged: u64) -> Value {
+    json!({ "created": created, "updated": updated, "unchanged": unchanged, "errors": [] })
+}
+
+/// The line and field of each error of a refused import, in order.
+fn error_places(failure: &Value) -> Vec<(i64, &str)> {
+    failure["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["line"].as_i64().unwrap(), e["field"].as_str().unwrap()))
+        .collect()
+}
+
+/// An inventory item's `quantity` and `reorderPoint`.
+fn stock_and_reorder_point(item: &Value) -> (Value, Value) {
+    (item["quantity"].clone(), item["reorderPoint"].clone())
 }
 
 async fn export(app: &TestApp) -> String {
@@ -56,18 +94,8 @@ async fn the_pets_export_is_rfc_4180_with_quoting_and_empty_cells() {
 async fn an_import_creates_updates_and_counts_what_it_leaves_unchanged() {
     let app = TestApp::spawn().await;
     let fish = app.category("Fish").await;
-    let kept = app
-        .pet("Koi", fish)
-        .no_status()
-        .with("sku", "KOI")
-        .create()
-        .await;
-    let by_barcode = app
-        .pet("Guppy", fish)
-        .no_status()
-        .with("barcode", "96385074")
-        .create()
-        .await;
+    let kept = coded_pet(&app, "Koi", fish, Some("KOI"), None).await;
+    let by_barcode = coded_pet(&app, "Guppy", fish, None, Some("96385074")).await;
     let csv = format!(
         "name,category,sku,barcode,price,quantity,reorderPoint,status,id\n\
          Koi,Fish,KOI,,,,,,{kept}\n\
@@ -76,10 +104,7 @@ async fn an_import_creates_updates_and_counts_what_it_leaves_unchanged() {
     );
     let res = import(&app, &csv, false).await;
     assert_eq!(res.status(), 200);
-    assert_eq!(
-        body(res).await,
-        json!({ "created": 1, "updated": 1, "unchanged": 1, "errors": [] })
-    );
+    assert_eq!(body(res).await, counted(1, 1, 1));
 
     let guppy = app.get_json(&format!("/pets?ids={by_barcode}")).await;
     assert_eq!(guppy[0]["name"], "Guppy (blue)");
@@ -87,10 +112,7 @@ async fn an_import_creates_updates_and_counts_what_it_leaves_unchanged() {
     let item = app
         .get_json(&format!("/store/inventory/{by_barcode}"))
         .await;
-    assert_eq!(
-        (item["quantity"].clone(), item["reorderPoint"].clone()),
-        (json!(40), json!(10))
-    );
+    assert_eq!(stock_and_reorder_point(&item), (json!(40), json!(10)));
     let history = app
         .get_json(&format!("/store/inventory/{by_barcode}/adjustments"))
         .await;
@@ -111,10 +133,7 @@ async fn an_import_creates_updates_and_counts_what_it_leaves_unchanged() {
     // The export imports back as it is: everything unchanged.
     let again = export(&app).await;
     let res = import(&app, &again, false).await;
-    assert_eq!(
-        body(res).await,
-        json!({ "created": 0, "updated": 0, "unchanged": 3, "errors": [] })
-    );
+    assert_eq!(body(res).await, counted(0, 0, 3));
 }
 
 #[tokio::test]
@@ -128,10 +147,7 @@ async fn a_dry_run_counts_and_changes_nothing() {
     )
     .await;
     assert_eq!(res.status(), 200);
-    assert_eq!(
-        body(res).await,
-        json!({ "created": 2, "updated": 0, "unchanged": 0, "errors": [] })
-    );
+    assert_eq!(body(res).await, counted(2, 0, 0));
     assert_eq!(export(&app).await, before);
     assert_eq!(app.get_json("/categories").await, json!([]));
 }
@@ -140,12 +156,7 @@ async fn a_dry_run_counts_and_changes_nothing() {
 async fn one_bad_row_rolls_the_whole_import_back_with_errors_by_line_and_field() {
     let app = TestApp::spawn().await;
     let fish = app.category("Fish").await;
-    let koi = app
-        .pet("Koi", fish)
-        .no_status()
-        .with("sku", "KOI")
-        .create()
-        .await;
+    let koi = coded_pet(&app, "Koi", fish, Some("KOI"), None).await;
     let before = export(&app).await;
     let csv = "name,category,sku,barcode,price,quantity\n\
                Nemo,Fish,NEMO,,100,3\n\
@@ -163,21 +174,10 @@ async fn one_bad_row_rolls_the_whole_import_back_with_errors_by_line_and_field()
             .as_str()
             .unwrap()
             .contains("nothing was imported"));
-        let errors: Vec<(i64, String)> = failure["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                (
-                    e["line"].as_i64().unwrap(),
-                    e["field"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
+        let errors = error_places(&failure);
         // Line 4 holds a quoted name over two lines (which a name may not have), so Bubbles
         // is on line 6; Bubbles 2 takes the SKU line 2 has.
-        let expected =
-            [(4, "barcode"), (4, "name"), (6, "price"), (7, "sku")].map(|(l, f)| (l, f.to_owned()));
+        let expected = [(4, "barcode"), (4, "name"), (6, "price"), (7, "sku")];
         assert_eq!(errors, expected, "{failure}");
     }
     assert_eq!(export(&app).await, before, "nothing was changed");
@@ -191,19 +191,8 @@ async fn one_bad_row_rolls_the_whole_import_back_with_errors_by_line_and_field()
 async fn rows_are_matched_by_id_then_sku_then_barcode() {
     let app = TestApp::spawn().await;
     let fish = app.category("Fish").await;
-    let a = app
-        .pet("A", fish)
-        .no_status()
-        .with("sku", "A-1")
-        .with("barcode", "96385074")
-        .create()
-        .await;
-    let b = app
-        .pet("B", fish)
-        .no_status()
-        .with("sku", "B-1")
-        .create()
-        .await;
+    let a = coded_pet(&app, "A", fish, Some("A-1"), Some("96385074")).await;
+    let b = coded_pet(&app, "B", fish, Some("B-1"), None).await;
     // By id: the row renames pet A and gives it a new sku.
     let res = import(
         &app,
@@ -219,10 +208,7 @@ async fn rows_are_matched_by_id_then_sku_then_barcode() {
         false,
     )
     .await;
-    assert_eq!(
-        body(res).await,
-        json!({ "created": 0, "updated": 2, "unchanged": 0, "errors": [] })
-    );
+    assert_eq!(body(res).await, counted(0, 2, 0));
     let names = app.get_json(&format!("/pets?ids={a},{b}")).await;
     assert_eq!(
         (names[0]["name"].clone(), names[1]["name"].clone()),
@@ -235,13 +221,11 @@ async fn rows_are_matched_by_id_then_sku_then_barcode() {
         "id,name,category,sku\n999999,X,Fish,\n{a},A,Fish,\n,A again,Fish,b-1\n{a},A,Fish,B-1\n"
     );
     let failure = body(import(&app, &csv, false).await).await;
-    let errors: Vec<(i64, &str)> = failure["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| (e["line"].as_i64().unwrap(), e["field"].as_str().unwrap()))
-        .collect();
-    assert_eq!(errors, [(2, "id"), (5, "id"), (5, "sku")], "{failure}");
+    assert_eq!(
+        error_places(&failure),
+        [(2, "id"), (5, "id"), (5, "sku")],
+        "{failure}"
+    );
 }
 
 #[tokio::test]
@@ -256,10 +240,7 @@ async fn the_header_must_name_known_columns_including_name_and_category() {
         ])
     );
     let res = import(&app, "", false).await;
-    assert_eq!(
-        body(res).await,
-        json!({ "created": 0, "updated": 0, "unchanged": 0, "errors": [] })
-    );
+    assert_eq!(body(res).await, counted(0, 0, 0));
 }
 
 #[tokio::test]
@@ -361,13 +342,7 @@ async fn a_single_bad_row_among_good_ones_leaves_the_store_as_it_was() {
     assert_eq!(res.status(), 422);
     let failure = body(res).await;
     assert_eq!(failure["errors"].as_array().unwrap().len(), 1, "{failure}");
-    assert_eq!(
-        (
-            failure["errors"][0]["line"].clone(),
-            failure["errors"][0]["field"].clone()
-        ),
-        (json!(4), json!("quantity"))
-    );
+    assert_eq!(error_places(&failure), [(4, "quantity")]);
     assert_eq!(export(&app).await, before);
     assert_eq!(app.get_json("/categories").await, json!([]));
 }
@@ -392,20 +367,14 @@ async fn a_column_the_file_does_not_have_leaves_that_field_as_it_is() {
         false,
     )
     .await;
-    assert_eq!(
-        body(res).await,
-        json!({ "created": 0, "updated": 1, "unchanged": 0, "errors": [] })
-    );
+    assert_eq!(body(res).await, counted(0, 1, 0));
     let pet = app.get_json(&format!("/pets?ids={id}")).await;
     assert_eq!(
         pet[0],
         json!({ "id": id, "name": "Guppy", "categoryId": fish, "status": "available", "sku": "G-1", "barcode": "96385074", "price": 320 })
     );
     let item = app.get_json(&format!("/store/inventory/{id}")).await;
-    assert_eq!(
-        (item["quantity"].clone(), item["reorderPoint"].clone()),
-        (json!(6), json!(8))
-    );
+    assert_eq!(stock_and_reorder_point(&item), (json!(6), json!(8)));
     // An empty cell in a column the file has means none.
     let res = import(
         &app,
@@ -436,10 +405,7 @@ async fn reimporting_a_large_catalogue_with_every_price_changed_saves_them_all()
     assert_eq!(res.status(), 200);
     let res = import(&app, &catalogue(200), false).await;
     assert_eq!(res.status(), 200);
-    assert_eq!(
-        body(res).await,
-        json!({ "created": 0, "updated": 5000, "unchanged": 0, "errors": [] })
-    );
+    assert_eq!(body(res).await, counted(0, 5000, 0));
     let last = app.get_json("/pets?sku=SKU-04999").await;
     assert_eq!(last[0]["price"], json!(5199), "{last}");
 }
