@@ -5,11 +5,9 @@ operations to the tables of the other files (generate.py calls extend() after th
 from answers import page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
-from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING, PAGING_DOC, path_id, query
-from parts import ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, ref, replaced, request_body, schema, success
+from headers import BETA, CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, path_id, query
+from parts import DATE, ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, ref, replaced, request_body, schema, success
 from shop import csv_content
-
-DATE = {"type": "string", "format": "date"}
 
 
 def text(bound, description, nullable=False):
@@ -272,10 +270,7 @@ def care_paths():
                         )
                     },
                 ),
-                parameters=[
-                    query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
-                    query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
-                ],
+                parameters=[*DAY_RANGE],
             ),
         },
     }

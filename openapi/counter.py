@@ -6,7 +6,7 @@ from answers import created, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
-from parts import ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, items, op, pet_lines, param, ref, replaced, request_body, schema, success
+from parts import DATE, ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, items, op, param, pet_lines, ref, replaced, request_body, schema, success
 
 TAX_RATE = {
     "type": "integer",
@@ -35,7 +35,6 @@ PAYMENT_AMOUNT = {
 }
 METHOD = {"type": "string", "enum": ["cash", "card", "other"]}
 TILL_LENGTH = {"minLength": BOUNDS["till"]["min"], "maxLength": BOUNDS["till"]["max"]}
-DATE = {"type": "string", "format": "date"}
 
 
 def money(description, **extra):

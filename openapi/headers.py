@@ -1,7 +1,7 @@
 """components.headers and components.parameters, and the header sets responses share."""
 
 from facts import BOUNDS, hi
-from parts import ID, header, param
+from parts import DATE, ID, header, param
 
 # Components: headers and parameters
 
@@ -131,6 +131,13 @@ def query(name, description, schema_obj, **extra):
     return dict(
         {"name": name, "in": "query", "description": description, "schema": schema_obj}, **extra
     )
+
+
+# The local days a report covers; either may be empty for its default.
+DAY_RANGE = [
+    query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
+    query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
+]
 
 
 def path_id(name, what):

@@ -166,6 +166,7 @@ PLAN = {
 PER_MINUTE = bounded("int64", "perMinute")
 PER_DAY = bounded("int64", "perDay")
 TIMESTAMP = {"type": "string", "format": "date-time"}
+DATE = {"type": "string", "format": "date"}
 
 
 # perMinute and perDay: both with the enterprise plan, neither with any other. Stated as data

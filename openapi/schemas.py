@@ -24,6 +24,24 @@ from parts import (
     schema,
 )
 
+# The fields of every answer about a key: the list's and the one to creating it.
+KEY_FIELDS = ["id", "name", "role", "plan", "perMinute", "perDay", "prefix", "createdAt"]
+
+
+def key_properties(name_description):
+    """The schemas of KEY_FIELDS; `name_description` describes the name."""
+    return {
+        "id": described(ID, "Key id."),
+        "name": described(NAME, name_description),
+        "role": schema("Role"),
+        "plan": schema("Plan"),
+        "perMinute": described(PER_MINUTE, "Requests allowed per UTC minute."),
+        "perDay": described(PER_DAY, "Requests allowed per UTC day."),
+        "prefix": {"type": "string", "description": "The first characters of the secret."},
+        "createdAt": TIMESTAMP,
+    }
+
+
 SCHEMAS = {
     "PetStatus": {
         "type": "string",
@@ -334,29 +352,9 @@ SCHEMAS = {
             "An API key as admins see it. The secret is never shown again after "
             "creation; `prefix` identifies it."
         ),
-        "required": [
-            "id",
-            "name",
-            "role",
-            "plan",
-            "perMinute",
-            "perDay",
-            "prefix",
-            "createdAt",
-            "lastUsedAt",
-            "revokedAt",
-            "bannedUntil",
-            "usage",
-        ],
+        "required": KEY_FIELDS + ["lastUsedAt", "revokedAt", "bannedUntil", "usage"],
         "properties": {
-            "id": described(ID, "Key id."),
-            "name": described(NAME, "A name for people, e.g. `till 1`."),
-            "role": schema("Role"),
-            "plan": schema("Plan"),
-            "perMinute": described(PER_MINUTE, "Requests allowed per UTC minute."),
-            "perDay": described(PER_DAY, "Requests allowed per UTC day."),
-            "prefix": {"type": "string", "description": "The first characters of the secret."},
-            "createdAt": TIMESTAMP,
+            **key_properties("A name for people, e.g. `till 1`."),
             "lastUsedAt": nullable(TIMESTAMP, "Last authenticated request, or `null`."),
             "revokedAt": nullable(TIMESTAMP, "When the key was revoked, or `null`."),
             "bannedUntil": nullable(TIMESTAMP, "End of a temporary ban, or `null`."),
@@ -418,26 +416,9 @@ SCHEMAS = {
         "description": (
             "The answer to creating a key. `secret` is shown here and never again: " "store it now."
         ),
-        "required": [
-            "id",
-            "name",
-            "role",
-            "plan",
-            "perMinute",
-            "perDay",
-            "prefix",
-            "createdAt",
-            "secret",
-        ],
+        "required": KEY_FIELDS + ["secret"],
         "properties": {
-            "id": described(ID, "Key id."),
-            "name": described(NAME, "A name for people."),
-            "role": schema("Role"),
-            "plan": schema("Plan"),
-            "perMinute": described(PER_MINUTE, "Requests allowed per UTC minute."),
-            "perDay": described(PER_DAY, "Requests allowed per UTC day."),
-            "prefix": {"type": "string", "description": "The first characters of the secret."},
-            "createdAt": TIMESTAMP,
+            **key_properties("A name for people."),
             "secret": {
                 "type": "string",
                 "minLength": 1,

@@ -6,8 +6,8 @@ other files (generate.py calls extend() before it builds the document)."""
 from answers import IF_MATCH, NO_CONTENT, changed, created, page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
-from headers import BETA, CREATED_HEADERS, LIST_HEADERS, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
-from parts import ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
+from headers import BETA, CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
+from parts import DATE, ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
 
 SKU = {
     "type": "string",
@@ -28,7 +28,6 @@ REORDER_POINT = {
     "minimum": BOUNDS["reorderPoint"]["min"],
     "maximum": BOUNDS["reorderPoint"]["max"],
 }
-DATE = {"type": "string", "format": "date"}
 CSV_COLUMNS = "id,sku,barcode,name,category,status,price,quantity,reorderPoint,supplier,cost,reorderQuantity,taxRate"
 STOCK_CHANGE_COLUMNS = "id,petId,delta,quantityAfter,reason,source,orderId,keyName,at"
 
@@ -315,8 +314,7 @@ NEW_PATHS = {
                 forbidden=False,
             ),
             parameters=[
-                query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
-                query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
+                *DAY_RANGE,
                 MONEY_PARAM,
             ],
         ),
@@ -433,8 +431,7 @@ NEW_PATHS = {
                 forbidden=False,
             ),
             parameters=[
-                query("from", "First local day (YYYY-MM-DD); empty means the default.", DATE, allowEmptyValue=True),
-                query("to", "Last local day (YYYY-MM-DD), included; empty means the default.", DATE, allowEmptyValue=True),
+                *DAY_RANGE,
                 MONEY_PARAM,
             ],
         ),
