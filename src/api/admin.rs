@@ -12,7 +12,7 @@ use super::respond;
 use super::state::AppState;
 use crate::app::App;
 use crate::domain::key::{KeyPatchInput, KeyRecord, NewKey, NewKeyInput};
-use crate::domain::query::{Page, Paged};
+use crate::domain::query::Page;
 use crate::domain::time;
 use crate::limits::{Subject, WindowStatus};
 
@@ -108,14 +108,7 @@ pub async fn list(
     Query(page): Query<Page>,
 ) -> Result<Response> {
     let all = s.app.store().keys().list().await?;
-    let total = all.len() as i64;
-    let items: Vec<KeyView> = all
-        .into_iter()
-        .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
-        .take(usize::try_from(page.limit).unwrap_or(0))
-        .map(|k| view(&s.app, k))
-        .collect();
-    Ok(respond::page(&uri, page, &Paged { items, total }))
+    Ok(respond::page_of_all(&uri, page, all, |k| view(&s.app, k)))
 }
 
 /// The answer for a key just made (here, or by pairing a till): the key and its secret.

@@ -14,7 +14,7 @@ use super::query::Query;
 use super::respond;
 use super::state::AppState;
 use crate::contract::Code;
-use crate::domain::query::{Page, Paged};
+use crate::domain::query::Page;
 use crate::domain::time;
 use crate::store::{BackupFile, BackupKind, StoreError};
 
@@ -55,14 +55,7 @@ pub async fn list(
 ) -> Result<Response> {
     let backups = s.app.backups().clone();
     let all = blocking(move || backups.list()).await?;
-    let total = all.len() as i64;
-    let items: Vec<BackupView> = all
-        .into_iter()
-        .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
-        .take(usize::try_from(page.limit).unwrap_or(0))
-        .map(BackupView::from)
-        .collect();
-    Ok(respond::page(&uri, page, &Paged { items, total }))
+    Ok(respond::page_of_all(&uri, page, all, BackupView::from))
 }
 
 pub async fn take(_: Auth<Admin>, State(s): State<AppState>) -> Result<Response> {

@@ -111,6 +111,25 @@ pub fn page<T: Serialize>(uri: &Uri, page: Page, list: &Paged<T>) -> Response {
     offset_page(uri, page, list, json_of(&list.items))
 }
 
+/// A page of a short list the server holds whole (keys, staff members, backups): the records
+/// from `page`'s offset, at most its limit, each as `view` shows it, with the whole list's
+/// length as the total.
+pub fn page_of_all<T, V: Serialize>(
+    uri: &Uri,
+    page: Page,
+    all: Vec<T>,
+    view: impl FnMut(T) -> V,
+) -> Response {
+    let total = all.len() as i64;
+    let items: Vec<V> = all
+        .into_iter()
+        .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(page.limit).unwrap_or(0))
+        .map(view)
+        .collect();
+    self::page(uri, page, &Paged { items, total })
+}
+
 /// The JSON of a list's records.
 pub fn json_of<T: Serialize>(items: &[T]) -> Bytes {
     Bytes::from(serde_json::to_vec(items).unwrap_or_default())

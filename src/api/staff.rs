@@ -10,8 +10,8 @@ use super::query::Query;
 use super::respond;
 use super::state::AppState;
 use crate::auth::pin;
-use crate::domain::query::{Page, Paged};
-use crate::domain::staff::{NewStaff, NewStaffInput, StaffMember, StaffPatch, StaffPatchInput};
+use crate::domain::query::Page;
+use crate::domain::staff::{NewStaff, NewStaffInput, StaffPatch, StaffPatchInput};
 use crate::domain::text;
 
 /// Hashes a PIN off the async runtime (Argon2id takes tens of milliseconds on purpose).
@@ -33,13 +33,12 @@ pub async fn list(
     Query(page): Query<Page>,
 ) -> Result<Response> {
     let all = s.app.store().staff().list().await?;
-    let total = all.len() as i64;
-    let items: Vec<StaffMember> = all
-        .into_iter()
-        .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
-        .take(usize::try_from(page.limit).unwrap_or(0))
-        .collect();
-    Ok(respond::page(&uri, page, &Paged { items, total }))
+    Ok(respond::page_of_all(
+        &uri,
+        page,
+        all,
+        std::convert::identity,
+    ))
 }
 
 pub async fn create(

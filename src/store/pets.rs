@@ -288,7 +288,14 @@ pub(super) fn create(tx: &mut Tx<'_>, mut new: NewPet) -> Result<Pet> {
     }
     tx.prepare_cached("INSERT INTO inventory (pet_id, quantity) VALUES (?1, 0)")?
         .execute([id])?;
-    let pet = Pet {
+    let pet = stored(id, new);
+    tx.emit("pet.created", &pet)?;
+    Ok(pet)
+}
+
+/// The pet `new` once stored under `id`.
+fn stored(id: i64, new: NewPet) -> Pet {
+    Pet {
         id,
         name: new.name,
         category_id: new.category_id,
@@ -302,9 +309,7 @@ pub(super) fn create(tx: &mut Tx<'_>, mut new: NewPet) -> Result<Pet> {
         reorder_quantity: new.reorder_quantity,
         animal: new.animal,
         hold: new.hold,
-    };
-    tx.emit("pet.created", &pet)?;
-    Ok(pet)
+    }
 }
 
 /// Replaces a pet's fields (`PUT`): a missing status clears it.
@@ -341,21 +346,7 @@ fn write(tx: &mut Tx<'_>, current: Pet, mut new: NewPet) -> Result<Pet> {
         new.barcode.as_deref(),
     )?;
     animal_fits(tx, Some(current.id), &new)?;
-    let pet = Pet {
-        id: current.id,
-        name: new.name,
-        category_id: new.category_id,
-        status: new.status,
-        sku: new.sku,
-        barcode: new.barcode,
-        price: new.price,
-        tax_rate: new.tax_rate,
-        supplier_id: new.supplier_id,
-        cost: new.cost,
-        reorder_quantity: new.reorder_quantity,
-        animal: new.animal,
-        hold: new.hold,
-    };
+    let pet = stored(current.id, new);
     if pet != current {
         let updated = tx
             .prepare_cached(

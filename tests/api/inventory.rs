@@ -130,10 +130,7 @@ async fn an_adjustment_below_zero_is_insufficient_stock_and_changes_nothing() {
         )
         .await;
     assert_error(res, 409, "insufficient_stock").await;
-    assert_eq!(
-        app.get_json(&format!("/store/inventory/{rex}")).await["quantity"],
-        2
-    );
+    assert_eq!(app.stock(rex).await, 2);
     assert_eq!(history(&app, rex).await.as_array().unwrap().len(), 1);
 }
 

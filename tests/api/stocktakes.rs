@@ -173,10 +173,7 @@ async fn a_stocktake_records_counts_with_their_variance() {
     let got = app.get_json(&format!("/store/stocktakes/{id}")).await;
     assert_eq!(got["lines"], json!([line]));
     // Counting changes no stock by itself.
-    assert_eq!(
-        app.get_json(&format!("/store/inventory/{pet}")).await["quantity"],
-        12
-    );
+    assert_eq!(app.stock(pet).await, 12);
 
     assert_error(count(-1).await, 422, "validation_failed").await;
     assert_error(count(1_000_001).await, 422, "validation_failed").await;
@@ -229,18 +226,9 @@ async fn a_sale_during_a_stocktake_is_kept_when_it_is_applied() {
     assert_eq!(applied["status"], "applied");
     assert!(applied["appliedAt"].is_string());
     // Counted 10 with 12 expected, then 3 sold: 7 left, not 10.
-    assert_eq!(
-        app.get_json(&format!("/store/inventory/{sold}")).await["quantity"],
-        7
-    );
-    assert_eq!(
-        app.get_json(&format!("/store/inventory/{still}")).await["quantity"],
-        5
-    );
-    assert_eq!(
-        app.get_json(&format!("/store/inventory/{right}")).await["quantity"],
-        6
-    );
+    assert_eq!(app.stock(sold).await, 7);
+    assert_eq!(app.stock(still).await, 5);
+    assert_eq!(app.stock(right).await, 6);
 
     let history = app
         .get_json(&format!("/store/inventory/{sold}/adjustments"))
@@ -307,10 +295,7 @@ async fn an_applied_stocktake_is_closed_and_an_open_one_can_be_discarded() {
         "stocktake_closed",
     )
     .await;
-    assert_eq!(
-        app.get_json(&format!("/store/inventory/{pet}")).await["quantity"],
-        2
-    );
+    assert_eq!(app.stock(pet).await, 2);
 
     let open = body(
         app.post("/store/stocktakes", json!({ "note": "again" }))
@@ -333,10 +318,7 @@ async fn an_applied_stocktake_is_closed_and_an_open_one_can_be_discarded() {
         "not_found",
     )
     .await;
-    assert_eq!(
-        app.get_json(&format!("/store/inventory/{pet}")).await["quantity"],
-        2
-    );
+    assert_eq!(app.stock(pet).await, 2);
 
     let list = app.get("/store/stocktakes").await;
     assert_eq!(header(&list, "x-total-count"), "1");
