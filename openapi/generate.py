@@ -3,8 +3,9 @@
 
 The document repeats the same headers and error responses on every operation, so it is built
 from a few tables instead of being edited by hand: parts.py (builders and shared fragments),
-errors.py (codes and error responses), schemas.py, headers.py (headers and parameters) and
-paths.py (the operations); this file puts them together. The committed JSON is what the server
+errors.py (codes and error responses), schemas.py, headers.py (headers and parameters),
+answers.py (the answers lists, creates, reads and changes share) and paths.py (the
+operations); this file puts them together. The committed JSON is what the server
 embeds and serves. ui.py writes the staff UI's copies from the same facts: ui/facts.js (plans,
 roles, bounds) and ui/openapi.d.ts (the schemas as types). After editing any of them run
 
