@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::events::Feed;
-use crate::support::{assert_error, body, header, TestApp};
+use crate::support::{assert_error, body, header, ids_of, TestApp};
 
 fn day(offset: i64) -> String {
     (chrono::Local::now().date_naive() + chrono::Duration::days(offset)).to_string()
@@ -148,23 +148,11 @@ async fn the_log_is_paged_newest_first_filtered_by_kind_and_never_changed() {
     let res = app.get(&format!("/pets/{pet}/care?limit=2")).await;
     assert_eq!(res.status(), 200);
     assert_eq!(header(&res, "x-total-count"), "5");
-    let page: Vec<i64> = body(res)
-        .await
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["id"].as_i64().unwrap())
-        .collect();
+    let page = ids_of(&body(res).await);
     assert_eq!(page, vec![ids[4], ids[3]]);
     let res = app.get(&format!("/pets/{pet}/care?kind=fed")).await;
     assert_eq!(header(&res, "x-total-count"), "3");
-    let fed: Vec<i64> = body(res)
-        .await
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["id"].as_i64().unwrap())
-        .collect();
+    let fed = ids_of(&body(res).await);
     assert_eq!(fed, vec![ids[4], ids[2], ids[0]]);
     let res = app.get(&format!("/pets/{pet}/care?kind=groomed")).await;
     assert_error(res, 400, "bad_request").await;

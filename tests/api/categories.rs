@@ -3,7 +3,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::support::{assert_error, body, header, TestApp};
+use crate::support::{assert_error, body, header, ids_of, TestApp};
 
 #[tokio::test]
 async fn creating_a_category_answers_201_with_location_etag_and_trimmed_fields() {
@@ -192,12 +192,7 @@ async fn the_category_list_is_sorted_by_id_and_searches_names_case_insensitively
     let res = app.get("/categories").await;
     assert_eq!(res.headers()["x-total-count"], "3");
     let all = body(res).await;
-    let ids: Vec<_> = all
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].as_i64().unwrap())
-        .collect();
+    let ids = ids_of(&all);
     assert_eq!(ids, vec![dogs, hot, cats]);
     let res = app.get("/categories?q=DOG").await;
     assert_eq!(res.headers()["x-total-count"], "2");

@@ -4,7 +4,7 @@ use chrono::DateTime;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::support::{assert_error, assert_error_saying, body, header, TestApp};
+use crate::support::{assert_error, assert_error_saying, body, header, ids_of, TestApp};
 
 async fn history(app: &TestApp, pet: i64) -> Value {
     app.get_json(&format!("/store/inventory/{pet}/adjustments"))
@@ -206,12 +206,7 @@ async fn the_history_is_newest_first_names_the_key_and_pages_like_lists() {
         .map(|e| e["quantityAfter"].as_i64().unwrap())
         .collect();
     assert_eq!(afters, vec![15, 20, 16, 13, 11, 10]);
-    let ids: Vec<i64> = all
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["id"].as_i64().unwrap())
-        .collect();
+    let ids = ids_of(&all);
     assert!(ids.windows(2).all(|w| w[0] > w[1]), "{ids:?}");
     assert_eq!(all[0]["orderId"], order["id"]);
     assert_eq!(all[0]["keyName"], "admin");

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::support::{assert_error, assert_error_saying, body, header, TestApp};
+use crate::support::{assert_error, assert_error_saying, body, header, ids_of, TestApp};
 
 async fn pet(app: &TestApp, id: i64) -> Value {
     app.get_json(&format!("/pets/{id}")).await
@@ -432,13 +432,7 @@ async fn the_order_list_is_newest_first_and_filters_by_complete_and_pet() {
         .await;
     assert_eq!(res.status(), 200);
 
-    let ids = |v: Value| -> Vec<i64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o["id"].as_i64().unwrap())
-            .collect()
-    };
+    let ids = |v: Value| ids_of(&v);
     let res = app.get("/store/orders").await;
     assert_eq!(res.headers()["x-total-count"], "3");
     assert_eq!(ids(body(res).await), vec![c, b, a]);

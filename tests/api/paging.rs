@@ -3,15 +3,7 @@
 
 use serde_json::Value;
 
-use crate::support::{assert_error, assert_error_saying, body, header, TestApp};
-
-fn ids(list: &Value) -> Vec<i64> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_i64().unwrap())
-        .collect()
-}
+use crate::support::{assert_error, assert_error_saying, body, header, ids_of, TestApp};
 
 /// Seven pets in one category named so that name order differs from id order.
 async fn seven_pets(app: &TestApp) -> (i64, Vec<i64>) {
@@ -55,7 +47,7 @@ async fn pages_link_to_next_and_prev_and_keep_the_filters() {
         header(&res, "link"),
         format!("</pets?categoryId={cat}&q=o&limit=2&offset=2>; rel=\"next\"")
     );
-    assert_eq!(ids(&body(res).await), vec![created[2], created[4]]);
+    assert_eq!(ids_of(&body(res).await), vec![created[2], created[4]]);
 
     let res = app
         .get(&format!("/pets?categoryId={cat}&q=o&limit=2&offset=2"))
@@ -64,7 +56,7 @@ async fn pages_link_to_next_and_prev_and_keep_the_filters() {
         header(&res, "link"),
         format!("</pets?categoryId={cat}&q=o&limit=2&offset=0>; rel=\"prev\"")
     );
-    assert_eq!(ids(&body(res).await), vec![created[5], created[6]]);
+    assert_eq!(ids_of(&body(res).await), vec![created[5], created[6]]);
 
     let res = app.get("/pets?limit=3&offset=3&sort=-id").await;
     assert_eq!(header(&res, "x-total-count"), "7");
@@ -73,7 +65,7 @@ async fn pages_link_to_next_and_prev_and_keep_the_filters() {
         "</pets?sort=-id&limit=3&offset=6>; rel=\"next\", </pets?sort=-id&limit=3&offset=0>; rel=\"prev\""
     );
     assert_eq!(
-        ids(&body(res).await),
+        ids_of(&body(res).await),
         vec![created[3], created[2], created[1]]
     );
 }
@@ -93,7 +85,7 @@ async fn following_next_links_visits_every_record_once() {
                 .find(|part| part.ends_with("rel=\"next\""))
                 .map(|part| part[1..part.find('>').unwrap()].to_owned())
         });
-        seen.extend(ids(&body(res).await));
+        seen.extend(ids_of(&body(res).await));
     }
     let mut expected = created.clone();
     expected.sort();
@@ -160,14 +152,14 @@ async fn pets_sort_by_name_either_way_ignoring_case_and_by_id_descending() {
     let (_, c) = seven_pets(&app).await;
     // delta, Alpha, golf, Charlie, bravo, foxtrot, Echo
     let by_name = vec![c[1], c[4], c[3], c[0], c[6], c[5], c[2]];
-    assert_eq!(ids(&app.get_json("/pets?sort=name").await), by_name);
+    assert_eq!(ids_of(&app.get_json("/pets?sort=name").await), by_name);
     let mut reversed = by_name.clone();
     reversed.reverse();
-    assert_eq!(ids(&app.get_json("/pets?sort=-name").await), reversed);
+    assert_eq!(ids_of(&app.get_json("/pets?sort=-name").await), reversed);
     let mut by_id_desc = c.clone();
     by_id_desc.reverse();
-    assert_eq!(ids(&app.get_json("/pets?sort=-id").await), by_id_desc);
-    assert_eq!(ids(&app.get_json("/pets?sort=id").await), c);
+    assert_eq!(ids_of(&app.get_json("/pets?sort=-id").await), by_id_desc);
+    assert_eq!(ids_of(&app.get_json("/pets?sort=id").await), c);
     assert_error(app.get("/pets?sort=NAME").await, 400, "bad_request").await;
 }
 
@@ -181,7 +173,7 @@ async fn ids_accepts_a_hundred_and_refuses_a_hundred_and_one() {
     assert_eq!(header(&res, "x-total-count"), "7");
     let mut all = c.clone();
     all.sort();
-    assert_eq!(ids(&body(res).await), all);
+    assert_eq!(ids_of(&body(res).await), all);
 
     let hundred_one: Vec<String> = (1..=101).map(|i| i.to_string()).collect();
     assert_error_saying(
@@ -243,14 +235,14 @@ async fn deep_pages_reached_by_next_links_match_the_same_offsets_read_cold_and_f
         let res = app.get(&p).await;
         assert_eq!(header(&res, "x-total-count"), "23", "{p}");
         path = next_link(&res);
-        walked.extend(ids(&body(res).await));
+        walked.extend(ids_of(&body(res).await));
     }
     assert_eq!(walked, created);
     // The same offsets again (now answered from the remembered starts) and off the grid.
     for offset in [5, 10, 12, 20, 22, 23, 30] {
         let res = app.get(&format!("/pets?limit=5&offset={offset}")).await;
         let expected: Vec<i64> = created.iter().skip(offset).take(5).copied().collect();
-        assert_eq!(ids(&body(res).await), expected, "offset {offset}");
+        assert_eq!(ids_of(&body(res).await), expected, "offset {offset}");
     }
     // A change moves every later page: removing the 3rd pet and adding one at the end.
     app.delete(&format!("/pets/{}", created[2])).await;
@@ -261,7 +253,7 @@ async fn deep_pages_reached_by_next_links_match_the_same_offsets_read_cold_and_f
         assert_eq!(header(&res, "x-total-count"), "23");
         let expected: Vec<i64> = created.iter().skip(offset).take(5).copied().collect();
         assert_eq!(
-            ids(&body(res).await),
+            ids_of(&body(res).await),
             expected,
             "offset {offset} after a change"
         );
@@ -300,7 +292,7 @@ async fn the_after_cursor_walks_a_list_and_only_its_users_see_it_in_links() {
         header(&res, "link"),
         format!("</pets?limit=3&after={}>; rel=\"next\"", created[3])
     );
-    assert_eq!(ids(&body(res).await), created[1..4].to_vec());
+    assert_eq!(ids_of(&body(res).await), created[1..4].to_vec());
     let res = app
         .get(&format!("/pets?limit=4&after={}", created[3]))
         .await;
@@ -308,7 +300,7 @@ async fn the_after_cursor_walks_a_list_and_only_its_users_see_it_in_links() {
         res.headers().get("link").is_none(),
         "a short page ends the walk"
     );
-    assert_eq!(ids(&body(res).await), created[4..7].to_vec());
+    assert_eq!(ids_of(&body(res).await), created[4..7].to_vec());
     // Descending, and past a record that no longer exists.
     app.delete(&format!("/pets/{}", created[4])).await;
     let res = app
@@ -321,7 +313,7 @@ async fn the_after_cursor_walks_a_list_and_only_its_users_see_it_in_links() {
             created[2]
         )
     );
-    assert_eq!(ids(&body(res).await), vec![created[3], created[2]]);
+    assert_eq!(ids_of(&body(res).await), vec![created[3], created[2]]);
     // Offset clients never see it.
     let res = app.get("/pets?limit=3").await;
     assert_eq!(
@@ -357,7 +349,7 @@ async fn an_offset_beside_the_cursor_counts_on_from_it_and_the_next_link_drops_i
         header(&res, "link"),
         format!("</pets?limit=2&after={}>; rel=\"next\"", created[4])
     );
-    assert_eq!(ids(&body(res).await), vec![created[3], created[4]]);
+    assert_eq!(ids_of(&body(res).await), vec![created[3], created[4]]);
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::support::{assert_error, assert_error_saying, body, header, TestApp};
+use crate::support::{assert_error, assert_error_saying, body, header, ids_of, TestApp};
 
 #[tokio::test]
 async fn creating_a_pet_answers_201_with_location_etag_and_the_trimmed_pet() {
@@ -225,13 +225,7 @@ async fn the_pet_list_filters_by_status_category_name_and_ids() {
     assert_eq!(res.status(), 200);
     let none = app.pet("Nobody", cats).no_status().create().await;
 
-    let ids = |v: serde_json::Value| -> Vec<i64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["id"].as_i64().unwrap())
-            .collect()
-    };
+    let ids = |v: serde_json::Value| ids_of(&v);
     assert_eq!(ids(app.get_json("/pets").await), vec![rex, max, tom, none]);
     assert_eq!(
         ids(app.get_json("/pets?status=available").await),
@@ -306,13 +300,7 @@ async fn search_matches_every_word_in_any_order_in_the_name_or_at_the_start_of_a
     let biscuit = app.pet_with_stock("Biscuit (Beagle puppy)", dogs, 1).await;
     let rex = app.pet_with_stock("Rex (Boxer puppy)", dogs, 1).await;
     let neon = app.pet_with_stock("Neon tetra", fish, 40).await;
-    let names = |v: &serde_json::Value| -> Vec<i64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["id"].as_i64().unwrap())
-            .collect()
-    };
+    let names = ids_of;
 
     let found = app.get_json("/pets?q=puppy%20beagle&sort=id").await;
     assert_eq!(names(&found), vec![biscuit], "both words, in any order");

@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::events::Feed;
-use crate::support::{assert_error, body, header, TestApp};
+use crate::support::{assert_error, body, header, ids_of, TestApp};
 
 /// A pet with a price (and its own tax rate, if any) and `stock` units; its id.
 async fn priced_pet(app: &TestApp, name: &str, price: i64, rate: Option<i64>, stock: i64) -> i64 {
@@ -462,13 +462,7 @@ async fn sales_are_listed_newest_first_and_filtered_by_till_method_and_day() {
         json!({ "lines": line, "payments": cash(2_000), "till": "Front" }),
     )
     .await;
-    let ids = |list: Value| -> Vec<i64> {
-        list.as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["id"].as_i64().unwrap())
-            .collect()
-    };
+    let ids = |list: Value| ids_of(&list);
     let (a, b, c) = (
         a["id"].as_i64().unwrap(),
         b["id"].as_i64().unwrap(),

@@ -394,6 +394,15 @@ pub async fn assert_error(res: Response, status: u16, code: &str) -> String {
     message
 }
 
+/// The `id`s of a list answer's records, in order.
+pub fn ids_of(list: &Value) -> Vec<i64> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect()
+}
+
 /// [`assert_error`], and its message contains `words`; returns the message.
 pub async fn assert_error_saying(res: Response, status: u16, code: &str, words: &str) -> String {
     let message = assert_error(res, status, code).await;
