@@ -218,14 +218,7 @@ async fn care_falls_due_by_the_latest_entry_of_each_kind_earliest_first() {
         json!({ "kind": "vaccination", "dueOn": day(-10) }),
     )
     .await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/pets/{sold}"),
-            json!({ "status": "sold" }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_status(sold, "sold").await;
 
     let list = due(&app, "").await;
     assert_eq!(list.len(), 2, "{list:?}");

@@ -229,23 +229,9 @@ async fn the_inventory_lists_items_by_pet_and_a_pet_without_status_counts_as_ava
     let rex = app.pet_with_stock("Rex", cat, 5).await;
     let plain = app.pet("Plain", cat).no_status().create().await;
     let sold = app.pet_with_stock("Gone", cat, 0).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/pets/{sold}"),
-            json!({ "status": "sold" }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_status(sold, "sold").await;
     let pending = app.pet_with_stock("Held", cat, 2).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/pets/{pending}"),
-            json!({ "status": "pending" }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_status(pending, "pending").await;
 
     let res = app.get("/store/inventory").await;
     assert_eq!(header(&res, "x-total-count"), "4");

@@ -215,14 +215,7 @@ async fn the_pet_list_filters_by_status_category_name_and_ids() {
     let rex = app.pet_with_stock("Rex", dogs, 0).await;
     let max = app.pet_with_stock("Maximilian", dogs, 0).await;
     let tom = app.pet_with_stock("Tom", cats, 0).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/pets/{max}"),
-            json!({ "status": "sold" }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_status(max, "sold").await;
     let none = app.pet("Nobody", cats).no_status().create().await;
 
     let ids = |v: serde_json::Value| ids_of(&v);

@@ -172,14 +172,7 @@ async fn the_first_failing_line_decides_the_answer_names_its_line_and_nothing_ch
     let app = TestApp::spawn().await;
     let fine = priced_pet(&app, "Hamster", 900, None, 5).await;
     let pending = priced_pet(&app, "Parrot", 9_000, None, 1).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/pets/{pending}"),
-            json!({ "status": "pending" }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_status(pending, "pending").await;
     let empty = priced_pet(&app, "Snake", 5_000, None, 0).await;
     let category = app.category("Misc").await;
     let unpriced = app.pet_with_stock("Pebble", category, 4).await;
@@ -279,14 +272,7 @@ async fn the_last_unit_sold_makes_the_pet_sold() {
 async fn an_offline_sale_is_a_fact_recorded_past_stock_and_status_with_short_by() {
     let app = TestApp::spawn().await;
     let pet = priced_pet(&app, "Goldfish", 300, None, 2).await;
-    let res = app
-        .send_json(
-            Method::PATCH,
-            &format!("/pets/{pet}"),
-            json!({ "status": "sold" }),
-        )
-        .await;
-    assert_eq!(res.status(), 200);
+    app.set_status(pet, "sold").await;
     let sold_at = (chrono::Utc::now() - chrono::Duration::hours(3))
         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let sale = sell(

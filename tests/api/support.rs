@@ -248,6 +248,18 @@ impl TestApp {
             .await
     }
 
+    /// Sets a pet's `status` (`PATCH /pets/{pet}`) and asserts a 200.
+    pub async fn set_status(&self, pet: i64, status: &str) {
+        let res = self
+            .send_json(
+                Method::PATCH,
+                &format!("/pets/{pet}"),
+                json!({ "status": status }),
+            )
+            .await;
+        assert_eq!(res.status(), 200);
+    }
+
     /// The pet's stock now, as `GET /store/inventory/{pet}` answers it.
     pub async fn stock(&self, pet: i64) -> i64 {
         self.get_json(&format!("/store/inventory/{pet}")).await["quantity"]
