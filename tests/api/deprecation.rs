@@ -45,15 +45,20 @@ async fn the_deprecation_headers_come_with_a_404_too() {
     assert_error(res, 404, "not_found").await;
 }
 
-#[tokio::test]
-async fn the_sunset_header_follows_the_setting() {
-    let sunset = Utc.with_ymd_and_hms(2099, 1, 2, 3, 4, 5).unwrap();
+/// A server whose single pet read sets at `sunset`, with one pet, Rex, and Rex's id.
+async fn rex_with_sunset(sunset: chrono::DateTime<Utc>) -> (TestApp, i64) {
     let app = TestApp::builder()
         .args(|a| a.sunset = Some(sunset))
         .spawn()
         .await;
     let cat = app.category("Dogs").await;
     let rex = app.pet_with_stock("Rex", cat, 0).await;
+    (app, rex)
+}
+
+#[tokio::test]
+async fn the_sunset_header_follows_the_setting() {
+    let (app, rex) = rex_with_sunset(Utc.with_ymd_and_hms(2099, 1, 2, 3, 4, 5).unwrap()).await;
     let res = app.get(&format!("/pets/{rex}")).await;
     assert_eq!(res.status(), 200);
     assert_deprecation_headers(&res, &rex.to_string(), "Fri, 02 Jan 2099 03:04:05 GMT");
@@ -61,13 +66,7 @@ async fn the_sunset_header_follows_the_setting() {
 
 #[tokio::test]
 async fn after_the_sunset_the_single_pet_read_is_gone_with_the_same_headers() {
-    let sunset = Utc.with_ymd_and_hms(2020, 3, 4, 5, 6, 7).unwrap();
-    let app = TestApp::builder()
-        .args(|a| a.sunset = Some(sunset))
-        .spawn()
-        .await;
-    let cat = app.category("Dogs").await;
-    let rex = app.pet_with_stock("Rex", cat, 0).await;
+    let (app, rex) = rex_with_sunset(Utc.with_ymd_and_hms(2020, 3, 4, 5, 6, 7).unwrap()).await;
     for id in [rex.to_string(), "4242".to_owned()] {
         let res = app.get(&format!("/pets/{id}")).await;
         assert_deprecation_headers(&res, &id, "Wed, 04 Mar 2020 05:06:07 GMT");
