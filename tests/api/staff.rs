@@ -18,6 +18,14 @@ async fn clocked() -> (TestApp, Arc<TestClock>) {
     (app, clock)
 }
 
+/// A clocked server with the owner and Ann, a staff member whose PIN is 0481; Ann's record.
+async fn clocked_with_owner_and_ann() -> (TestApp, Arc<TestClock>, Value) {
+    let (app, clock) = clocked().await;
+    owner(&app).await;
+    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    (app, clock, ann)
+}
+
 async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) -> Value {
     let res = app
         .post(
@@ -213,9 +221,7 @@ async fn names_are_unique_whatever_their_case() {
 
 #[tokio::test]
 async fn signing_in_by_name_and_pin_answers_a_session_key_with_the_members_role() {
-    let (app, _clock) = clocked().await;
-    owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let (app, _clock, ann) = clocked_with_owner_and_ann().await;
     let res = sign_in(&app, "ann", "0481").await;
     assert_eq!(res.status(), 201);
     assert_eq!(header(&res, "x-stability"), "beta");
@@ -308,9 +314,7 @@ async fn signing_in_needs_a_name_and_a_pin_in_a_json_body() {
 
 #[tokio::test]
 async fn five_wrong_pins_lock_the_name_for_fifteen_minutes_even_for_the_right_pin() {
-    let (app, clock) = clocked().await;
-    owner(&app).await;
-    add_member(&app, "Ann", "staff", "0481").await;
+    let (app, clock, _) = clocked_with_owner_and_ann().await;
     add_member(&app, "Bob", "staff", "2222").await;
     for _ in 0..5 {
         assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
@@ -348,9 +352,7 @@ async fn names_that_belong_to_no_one_are_locked_the_same_way() {
 
 #[tokio::test]
 async fn a_lock_and_the_wrong_pins_before_it_outlive_a_restart_of_the_server() {
-    let (app, clock) = clocked().await;
-    owner(&app).await;
-    add_member(&app, "Ann", "staff", "0481").await;
+    let (app, clock, _) = clocked_with_owner_and_ann().await;
     add_member(&app, "Bob", "staff", "2222").await;
     for _ in 0..5 {
         assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
@@ -437,9 +439,7 @@ async fn a_device_guessing_a_name_locks_it_for_itself_and_not_for_the_other_devi
 
 #[tokio::test]
 async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
-    let (app, _clock) = clocked().await;
-    owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let (app, _clock, ann) = clocked_with_owner_and_ann().await;
     add_member(&app, "Bob", "staff", "2222").await;
     let tablet: std::net::IpAddr = "192.0.2.66".parse().unwrap();
     let attempt = |name: &str, pin: &str| petstore::domain::staff::SignIn {
@@ -498,9 +498,7 @@ async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
 
 #[tokio::test]
 async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
-    let (app, _clock) = clocked().await;
-    owner(&app).await;
-    add_member(&app, "Ann", "staff", "0481").await;
+    let (app, _clock, _) = clocked_with_owner_and_ann().await;
     // 31 wrong PINs in one minute, at most 4 per name so no name is locked: the 31st
     // refusal starts the address's ban (more than 30 in a minute).
     let names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"];
@@ -516,9 +514,7 @@ async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
 
 #[tokio::test]
 async fn wrong_pins_more_than_fifteen_minutes_apart_do_not_lock() {
-    let (app, clock) = clocked().await;
-    owner(&app).await;
-    add_member(&app, "Ann", "staff", "0481").await;
+    let (app, clock, _) = clocked_with_owner_and_ann().await;
     for _ in 0..6 {
         assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
         clock.advance(4 * 60);
@@ -556,9 +552,7 @@ async fn signing_out_ends_the_session_and_only_that_one() {
 
 #[tokio::test]
 async fn a_session_ends_after_twelve_hours_without_use_and_use_keeps_it_open() {
-    let (app, clock) = clocked().await;
-    owner(&app).await;
-    add_member(&app, "Ann", "staff", "0481").await;
+    let (app, clock, _) = clocked_with_owner_and_ann().await;
     let busy = session_key(&app, "Ann", "0481").await;
     let idle = session_key(&app, "Ann", "0481").await;
     for _ in 0..3 {
@@ -572,9 +566,7 @@ async fn a_session_ends_after_twelve_hours_without_use_and_use_keeps_it_open() {
 
 #[tokio::test]
 async fn a_session_survives_a_restart_but_not_its_idle_time() {
-    let (app, clock) = clocked().await;
-    owner(&app).await;
-    add_member(&app, "Ann", "staff", "0481").await;
+    let (app, clock, _) = clocked_with_owner_and_ann().await;
     let secret = session_key(&app, "Ann", "0481").await;
     let app = app.restart().await;
     assert_eq!(get_as(&app, &secret, "/pets").await.status(), 200);
