@@ -28,12 +28,14 @@ pub fn watch_low_stock(app: App, notify: Raise) -> JoinHandle<()> {
         loop {
             match events.recv().await {
                 Ok(event) if event.kind == "inventory.low" => {
-                    let pet_id = event.data.get("petId").and_then(|v| v.as_i64());
+                    let data: serde_json::Value =
+                        serde_json::from_str(event.data.as_str()).unwrap_or_default();
+                    let pet_id = data.get("petId").and_then(|v| v.as_i64());
                     let name = match pet_id {
                         Some(id) => app.store().pets().get(id).await.ok().map(|pet| pet.name),
                         None => None,
                     };
-                    let (title, body) = low_stock_words(name.as_deref(), pet_id, &event.data);
+                    let (title, body) = low_stock_words(name.as_deref(), pet_id, &data);
                     raise(&notify, title, body);
                 }
                 Ok(_) => {}
