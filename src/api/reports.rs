@@ -19,9 +19,10 @@ pub struct DateRange {
     pub to: Option<NaiveDate>,
 }
 
-/// A `YYYY-MM-DD` query parameter.
+/// A `YYYY-MM-DD` query parameter; left out or empty, the default. A value of white space
+/// only is neither empty nor a date.
 pub fn date_param(params: &Params, name: &str) -> Result<Option<NaiveDate>> {
-    match params.get(name).map(str::trim).filter(|v| !v.is_empty()) {
+    match params.get(name).filter(|v| !v.is_empty()) {
         None => Ok(None),
         Some(raw) => report::parse_date(raw).map(Some).ok_or_else(|| {
             ApiError::bad_request(format!(

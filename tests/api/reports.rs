@@ -169,6 +169,26 @@ async fn the_report_comes_as_csv_when_asked_for() {
 }
 
 #[tokio::test]
+async fn a_day_asked_as_white_space_is_refused_where_an_empty_one_is_the_default() {
+    let app = TestApp::spawn().await;
+    for path in [
+        "/store/reports/daily",
+        "/store/reports/animals",
+        "/store/sales",
+        "/store/export/stock-changes.csv",
+    ] {
+        for name in ["from", "to"] {
+            let res = app.get(&format!("{path}?{name}=")).await;
+            assert_eq!(res.status(), 200, "{path}?{name}= takes the default");
+            let res = app.get(&format!("{path}?{name}=%0C")).await;
+            assert_error(res, 400, "bad_request").await;
+            let res = app.get(&format!("{path}?{name}=%20%20")).await;
+            assert_error(res, 400, "bad_request").await;
+        }
+    }
+}
+
+#[tokio::test]
 async fn a_report_covers_at_most_366_days_with_from_not_after_to() {
     let app = TestApp::spawn().await;
     let res = app
