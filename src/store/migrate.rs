@@ -139,6 +139,20 @@ fn compare_pet_statuses(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     )
 }
 
+/// The `CREATE` text of `table`, or `None` when it holds no `from` (already rewritten).
+fn create_text_holding(
+    conn: &rusqlite::Connection,
+    table: &str,
+    from: &str,
+) -> rusqlite::Result<Option<String>> {
+    let create: String = conn.query_row(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        [table],
+        |row| row.get(0),
+    )?;
+    Ok(create.contains(from).then_some(create))
+}
+
 /// Replaces `from` with `to` in the `CREATE` text of `table` where the table cannot be
 /// rebuilt (another table refers to it `ON DELETE CASCADE`, so dropping it would delete
 /// their rows). Only for a change every stored row already meets, such as a CHECK allowing
@@ -152,14 +166,9 @@ fn rewrite_in_place(
     from: &str,
     to: &str,
 ) -> rusqlite::Result<()> {
-    let create: String = conn.query_row(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
-        [table],
-        |row| row.get(0),
-    )?;
-    if !create.contains(from) {
+    let Some(create) = create_text_holding(conn, table, from)? else {
         return Ok(());
-    }
+    };
     let version: i64 = conn.query_row("PRAGMA schema_version", [], |row| row.get(0))?;
     conn.execute_batch("PRAGMA writable_schema = ON")?;
     let rewritten = conn
@@ -181,14 +190,9 @@ fn rebuild_rewritten(
     from: &str,
     to: &str,
 ) -> rusqlite::Result<()> {
-    let create: String = conn.query_row(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
-        [table],
-        |row| row.get(0),
-    )?;
-    if !create.contains(from) {
+    let Some(create) = create_text_holding(conn, table, from)? else {
         return Ok(());
-    }
+    };
     let Some(open) = create.find('(') else {
         return Ok(());
     };

@@ -195,18 +195,14 @@ describe('every screen, checked by axe-core and photographed', () => {
       await page.locator('nav.nav').getByRole('button', { name: /^More/ }).click();
       await page.getByRole('group', { name: 'Manager' }).waitFor();
       await shot('nav-more');
-      await goToPage(page, 'Staff');
-      await settle();
-      await page.getByRole('button', { name: '+ Add staff member' }).click();
-      await dialog.getByLabel('Name', { exact: true }).waitFor();
-      await shot('add-staff-dialog');
-      await page.keyboard.press('Escape');
-      await goToPage(page, 'Categories');
-      await settle();
-      await page.getByRole('button', { name: '+ Add category' }).click();
-      await dialog.getByLabel('Name', { exact: true }).waitFor();
-      await shot('add-category-dialog');
-      await page.keyboard.press('Escape');
+      for (const [pageName, button, name] of [['Staff', '+ Add staff member', 'add-staff-dialog'], ['Categories', '+ Add category', 'add-category-dialog']]) {
+        await goToPage(page, pageName);
+        await settle();
+        await page.getByRole('button', { name: button }).click();
+        await dialog.getByLabel('Name', { exact: true }).waitFor();
+        await shot(name);
+        await page.keyboard.press('Escape');
+      }
       await goToPage(page, 'Keys');
       await settle();
 
