@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::support::{assert_error, body, header, header_num, TestApp, ADMIN_KEY};
 
 async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
-    app.request_as(key, Method::GET, path).send().await.unwrap()
+    app.send_as(key, Method::GET, path).await
 }
 
 async fn patch(app: &TestApp, id: i64, change: Value) -> Response {

@@ -310,7 +310,7 @@ async fn backups_need_the_admin_role() {
             "/admin/backups/petstore-2026-01-01-000000.sqlite",
         ),
     ] {
-        let res = app.request_as(&staff, method, path).send().await.unwrap();
+        let res = app.send_as(&staff, method, path).await;
         assert_error(res, 403, "forbidden").await;
         let res = app.client.get(app.url(path)).send().await.unwrap();
         assert_error(res, 401, "unauthorized").await;

@@ -334,14 +334,12 @@ async fn a_readonly_key_prints_labels_and_no_key_is_401() {
     let id = pet(&app, cat, json!({ "name": "A", "sku": "DOG-1" })).await;
     let readonly = app.key("readonly", "free").await;
     let res = app
-        .request_as(
+        .send_as(
             &readonly,
             Method::GET,
             &format!("/store/labels.svg?ids={id}"),
         )
-        .send()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(res.status(), 200);
     let res = reqwest::get(app.url(&format!("/store/labels.svg?ids={id}")))
         .await

@@ -32,7 +32,7 @@ async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) {
 }
 
 async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
-    app.request_as(key, Method::GET, path).send().await.unwrap()
+    app.send_as(key, Method::GET, path).await
 }
 
 #[tokio::test]

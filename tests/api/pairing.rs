@@ -271,21 +271,13 @@ async fn a_stored_keys_plain_sign_out_is_refused_and_the_key_works_on() {
         keys.push((format!("a {role} key"), id, secret));
     }
     for (who, id, secret) in keys {
-        let res = app
-            .request_as(&secret, Method::DELETE, "/session")
-            .send()
-            .await
-            .unwrap();
+        let res = app.send_as(&secret, Method::DELETE, "/session").await;
         let message = assert_error(res, 400, "bad_request").await;
         assert!(
             message.contains("not a staff member's session") && message.contains("DELETE /pair"),
             "{who}: {message}"
         );
-        let res = app
-            .request_as(&secret, Method::GET, "/pets")
-            .send()
-            .await
-            .unwrap();
+        let res = app.send_as(&secret, Method::GET, "/pets").await;
         assert_eq!(res.status(), 200, "{who} works on");
         assert!(!revoked(&app, id).await, "{who} is not revoked");
     }
@@ -300,18 +292,11 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
     let secret = till["secret"].as_str().unwrap().to_owned();
     let other = app.key("pos", "pro").await;
 
-    let res = app
-        .request_as(&secret, Method::DELETE, "/pair")
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&secret, Method::DELETE, "/pair").await;
     assert_eq!(res.status(), 204);
     assert_eq!(header(&res, "x-stability"), "beta");
     assert_error(
-        app.request_as(&secret, Method::GET, "/pets")
-            .send()
-            .await
-            .unwrap(),
+        app.send_as(&secret, Method::GET, "/pets").await,
         401,
         "unauthorized",
     )
@@ -320,33 +305,17 @@ async fn a_paired_till_that_unpairs_itself_revokes_its_own_key_and_no_other() {
         revoked(&app, till["id"].as_i64().unwrap()).await,
         "no orphan key left active"
     );
-    let again = app
-        .request_as(&secret, Method::DELETE, "/pair")
-        .send()
-        .await
-        .unwrap();
+    let again = app.send_as(&secret, Method::DELETE, "/pair").await;
     assert_error(again, 401, "unauthorized").await;
-    let res = app
-        .request_as(&other, Method::GET, "/pets")
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&other, Method::GET, "/pets").await;
     assert_eq!(res.status(), 200, "another till keeps its key");
 
     // Stored keys of every role but admin unpair the same way.
     for role in ["readonly", "staff"] {
         let (id, key) = app.key_with_id(role, "pro").await;
-        let res = app
-            .request_as(&key, Method::DELETE, "/pair")
-            .send()
-            .await
-            .unwrap();
+        let res = app.send_as(&key, Method::DELETE, "/pair").await;
         assert_eq!(res.status(), 204, "{role}");
-        let res = app
-            .request_as(&key, Method::GET, "/pets")
-            .send()
-            .await
-            .unwrap();
+        let res = app.send_as(&key, Method::GET, "/pets").await;
         assert_error(res, 401, "unauthorized").await;
         assert!(revoked(&app, id).await, "{role}");
     }
@@ -379,17 +348,9 @@ async fn an_admin_key_and_a_staff_session_are_never_unpaired_and_work_on() {
         .unwrap();
     assert_eq!(res.status(), 201);
     let session = body(res).await["secret"].as_str().unwrap().to_owned();
-    let res = app
-        .request_as(&session, Method::DELETE, "/pair")
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&session, Method::DELETE, "/pair").await;
     assert_error_saying(res, 400, "bad_request", "DELETE /session").await;
-    let res = app
-        .request_as(&session, Method::GET, "/pets")
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&session, Method::GET, "/pets").await;
     assert_eq!(res.status(), 200, "the session goes on");
 
     let res = app.client.delete(app.url("/pair")).send().await.unwrap();

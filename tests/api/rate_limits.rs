@@ -44,7 +44,7 @@ async fn app_at(now: i64) -> (TestApp, Arc<TestClock>) {
 }
 
 async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
-    app.request_as(key, Method::GET, path).send().await.unwrap()
+    app.send_as(key, Method::GET, path).await
 }
 
 async fn get_without_key(app: &TestApp, path: &str) -> Response {

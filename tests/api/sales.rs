@@ -364,21 +364,13 @@ async fn readonly_and_pos_keys_see_the_customer_without_phone_and_email() {
     );
     for key in [&pos, &readonly] {
         for path in [location.clone(), "/store/sales".to_owned()] {
-            let res = app
-                .request_as(key, Method::GET, &path)
-                .send()
-                .await
-                .unwrap();
+            let res = app.send_as(key, Method::GET, &path).await;
             let got = body(res).await;
             let one = if got.is_array() { got[0].clone() } else { got };
             assert_eq!(one["customer"], json!({ "name": "Ada" }), "{path}");
         }
     }
-    let res = app
-        .request_as(&staff, Method::GET, &location)
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&staff, Method::GET, &location).await;
     assert_eq!(
         body(res).await["customer"],
         json!({ "name": "Ada", "phone": "+44 20 7946 0000", "email": "ada@example.com" })
@@ -827,11 +819,7 @@ async fn a_sales_refunds_are_listed_oldest_first_to_any_key_and_an_unknown_sale_
         given.push(body(res).await);
     }
     let readonly = app.key("readonly", "business").await;
-    let res = app
-        .request_as(&readonly, Method::GET, &path)
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&readonly, Method::GET, &path).await;
     assert_eq!(res.status(), 200);
     let listed = body(res).await;
     assert_eq!(listed, json!(given), "each refund as its POST answered it");

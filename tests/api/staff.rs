@@ -70,7 +70,7 @@ async fn patch_member(app: &TestApp, id: &Value, change: Value) -> Response {
 }
 
 async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
-    app.request_as(key, Method::GET, path).send().await.unwrap()
+    app.send_as(key, Method::GET, path).await
 }
 
 #[tokio::test]
@@ -485,14 +485,12 @@ async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
     assert_error(unknown, 404, "not_found").await;
     let clerk = session_key(&app, "Ann", "0481").await;
     let res = app
-        .request_as(
+        .send_as(
             &clerk,
             Method::DELETE,
             &format!("/admin/staff/{}/lock", ann["id"]),
         )
-        .send()
-        .await
-        .unwrap();
+        .await;
     assert_error(res, 403, "forbidden").await;
 }
 
@@ -529,20 +527,12 @@ async fn signing_out_ends_the_session_and_only_that_one() {
     add_member(&app, "Ann", "staff", "0481").await;
     let first = session_key(&app, "Ann", "0481").await;
     let second = session_key(&app, "Ann", "0481").await;
-    let res = app
-        .request_as(&first, Method::DELETE, "/session")
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&first, Method::DELETE, "/session").await;
     assert_eq!(res.status(), 204);
     assert_eq!(header(&res, "x-stability"), "beta");
     assert_error(get_as(&app, &first, "/pets").await, 401, "unauthorized").await;
     assert_eq!(get_as(&app, &second, "/pets").await.status(), 200);
-    let again = app
-        .request_as(&first, Method::DELETE, "/session")
-        .send()
-        .await
-        .unwrap();
+    let again = app.send_as(&first, Method::DELETE, "/session").await;
     assert_error(again, 401, "unauthorized").await;
     let anonymous = app.client.delete(app.url("/session")).send().await.unwrap();
     assert_error(anonymous, 401, "unauthorized").await;
@@ -882,15 +872,11 @@ async fn the_last_active_admin_key_stays_even_beside_an_admin_members_session() 
 
     let (other, _) = app.key_with_id("admin", "pro").await;
     let res = app
-        .request_as(&session, Method::DELETE, &format!("/admin/keys/{admin_id}"))
-        .send()
-        .await
-        .unwrap();
+        .send_as(&session, Method::DELETE, &format!("/admin/keys/{admin_id}"))
+        .await;
     assert_eq!(res.status(), 204, "another admin key remains");
     let res = app
-        .request_as(&session, Method::DELETE, &format!("/admin/keys/{other}"))
-        .send()
-        .await
-        .unwrap();
+        .send_as(&session, Method::DELETE, &format!("/admin/keys/{other}"))
+        .await;
     assert_error(res, 409, "conflict").await;
 }

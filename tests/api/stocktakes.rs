@@ -342,11 +342,7 @@ async fn stocktakes_are_listed_newest_first_and_need_the_staff_role() {
         .collect();
     assert_eq!(ids, [second, first]);
     let pos = app.key("pos", "business").await;
-    let res = app
-        .request_as(&pos, Method::GET, "/store/stocktakes")
-        .send()
-        .await
-        .unwrap();
+    let res = app.send_as(&pos, Method::GET, "/store/stocktakes").await;
     assert_error(res, 403, "forbidden").await;
     let res = app
         .post("/store/stocktakes", json!({ "note": "x".repeat(201) }))

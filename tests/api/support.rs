@@ -193,6 +193,11 @@ impl TestApp {
             .header("X-API-Key", key)
     }
 
+    /// A request with another key and no body, sent.
+    pub async fn send_as(&self, key: &str, method: Method, path: &str) -> Response {
+        self.request_as(key, method, path).send().await.unwrap()
+    }
+
     pub async fn get(&self, path: &str) -> Response {
         self.request(Method::GET, path).send().await.unwrap()
     }
