@@ -416,7 +416,7 @@ async fn keys_without_the_admin_role_get_403_on_every_admin_operation() {
         "nothing changed"
     );
     assert_error(
-        app.client.get(app.url("/admin/keys")).send().await.unwrap(),
+        app.get_without_key("/admin/keys").await,
         401,
         "unauthorized",
     )

@@ -76,7 +76,7 @@ async fn a_bad_query_parameter_is_bad_request() {
 #[tokio::test]
 async fn a_request_without_a_key_is_unauthorized_with_the_error_shape() {
     let app = TestApp::spawn().await;
-    let res = app.client.get(app.url("/categories")).send().await.unwrap();
+    let res = app.get_without_key("/categories").await;
     assert_error(res, 401, "unauthorized").await;
 }
 

@@ -180,6 +180,6 @@ async fn a_client_resuming_with_last_event_id_receives_what_it_missed() {
 #[tokio::test]
 async fn the_stream_needs_a_key() {
     let app = TestApp::spawn().await;
-    let res = app.client.get(app.url("/events")).send().await.unwrap();
+    let res = app.get_without_key("/events").await;
     crate::support::assert_error(res, 401, "unauthorized").await;
 }

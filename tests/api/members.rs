@@ -11,12 +11,8 @@ use crate::support::{assert_error, assert_error_saying, body, TestApp};
 
 async fn session_key(app: &TestApp, name: &str, role: &str, pin: &str) -> String {
     let res = app
-        .client
-        .post(app.url("/session"))
-        .json(&json!({ "name": name, "pin": pin }))
-        .send()
-        .await
-        .unwrap();
+        .post_without_key("/session", json!({ "name": name, "pin": pin }))
+        .await;
     assert_eq!(res.status(), 201, "signing in as {name} ({role})");
     body(res).await["secret"].as_str().unwrap().to_owned()
 }

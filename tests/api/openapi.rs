@@ -184,22 +184,17 @@ async fn the_running_server_answers_exactly_the_routed_operations() {
 #[tokio::test]
 async fn the_document_and_the_docs_page_are_served_without_a_key() {
     let app = TestApp::spawn().await;
-    let doc = app
-        .client
-        .get(app.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap();
+    let doc = app.get_without_key("/openapi.json").await;
     assert_eq!(doc.status(), 200);
     assert_eq!(body(doc).await["openapi"], "3.0.3");
-    let page = app.client.get(app.url("/docs")).send().await.unwrap();
+    let page = app.get_without_key("/docs").await;
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
     assert!(
         !html.contains("https://"),
         "the docs page loads nothing from the internet"
     );
-    let health = app.client.get(app.url("/health")).send().await.unwrap();
+    let health = app.get_without_key("/health").await;
     assert_eq!(health.status(), 200);
 }
 

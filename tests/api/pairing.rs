@@ -21,12 +21,7 @@ async fn open_pairing(app: &TestApp, role: &str) -> Value {
 }
 
 async fn pair(app: &TestApp, code: &str) -> reqwest::Response {
-    app.client
-        .post(app.url("/pair"))
-        .json(&json!({ "code": code }))
-        .send()
-        .await
-        .unwrap()
+    app.post_without_key("/pair", json!({ "code": code })).await
 }
 
 #[tokio::test]
@@ -149,13 +144,7 @@ async fn a_pairing_makes_no_admin_key_and_needs_an_admin() {
         .await
         .unwrap();
     assert_error(res, 403, "forbidden").await;
-    let res = app
-        .client
-        .post(app.url("/pair"))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let res = app.post_without_key("/pair", json!({})).await;
     assert_error(res, 422, "validation_failed").await;
 }
 
@@ -236,17 +225,12 @@ pub async fn decoded_qr(app: &TestApp, code: &str) -> String {
 #[tokio::test]
 async fn the_pairing_page_is_served_without_a_key() {
     let app = TestApp::spawn().await;
-    let res = app
-        .client
-        .get(app.url("/pair?code=K7QM4XPA"))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get_without_key("/pair?code=K7QM4XPA").await;
     assert_eq!(res.status(), 200);
     assert!(header(&res, "content-type").starts_with("text/html"));
     let html = res.text().await.unwrap();
     assert!(html.contains("/ui/pair.js"), "{html}");
-    let script = app.client.get(app.url("/ui/pair.js")).send().await.unwrap();
+    let script = app.get_without_key("/ui/pair.js").await;
     assert_eq!(script.status(), 200);
     assert!(script.text().await.unwrap().contains("'/pair'"));
 }
@@ -340,12 +324,8 @@ async fn an_admin_key_and_a_staff_session_are_never_unpaired_and_work_on() {
         .await;
     assert_eq!(res.status(), 201);
     let res = app
-        .client
-        .post(app.url("/session"))
-        .json(&json!({ "name": "Ann", "pin": "0481" }))
-        .send()
-        .await
-        .unwrap();
+        .post_without_key("/session", json!({ "name": "Ann", "pin": "0481" }))
+        .await;
     assert_eq!(res.status(), 201);
     let session = body(res).await["secret"].as_str().unwrap().to_owned();
     let res = app.send_as(&session, Method::DELETE, "/pair").await;

@@ -48,7 +48,7 @@ async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
 }
 
 async fn get_without_key(app: &TestApp, path: &str) -> Response {
-    app.client.get(app.url(path)).send().await.unwrap()
+    app.get_without_key(path).await
 }
 
 /// Makes `n` requests with `key` that must all succeed.

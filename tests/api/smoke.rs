@@ -17,6 +17,6 @@ async fn a_new_store_answers_with_an_empty_pet_list_and_the_paging_headers() {
 #[tokio::test]
 async fn a_request_without_a_key_is_refused() {
     let app = TestApp::spawn().await;
-    let res = app.client.get(app.url("/pets")).send().await.unwrap();
+    let res = app.get_without_key("/pets").await;
     assert_error(res, 401, "unauthorized").await;
 }

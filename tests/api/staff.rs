@@ -44,12 +44,8 @@ async fn owner(app: &TestApp) -> Value {
 }
 
 async fn sign_in(app: &TestApp, name: &str, pin: &str) -> Response {
-    app.client
-        .post(app.url("/session"))
-        .json(&json!({ "name": name, "pin": pin }))
-        .send()
+    app.post_without_key("/session", json!({ "name": name, "pin": pin }))
         .await
-        .unwrap()
 }
 
 async fn session_key(app: &TestApp, name: &str, pin: &str) -> String {
@@ -284,21 +280,13 @@ async fn a_wrong_name_a_wrong_pin_and_a_disabled_member_get_the_same_answer() {
 async fn signing_in_needs_a_name_and_a_pin_in_a_json_body() {
     let app = TestApp::spawn().await;
     let res = app
-        .client
-        .post(app.url("/session"))
-        .json(&json!({ "pin": "1234" }))
-        .send()
-        .await
-        .unwrap();
+        .post_without_key("/session", json!({ "pin": "1234" }))
+        .await;
     let message = assert_error(res, 422, "validation_failed").await;
     assert!(message.contains("name"));
     let res = app
-        .client
-        .post(app.url("/session"))
-        .json(&json!({ "name": "Ann" }))
-        .send()
-        .await
-        .unwrap();
+        .post_without_key("/session", json!({ "name": "Ann" }))
+        .await;
     assert!(assert_error(res, 422, "validation_failed")
         .await
         .contains("pin"));
@@ -709,12 +697,7 @@ async fn only_admins_manage_staff_members() {
             .unwrap();
         assert_error(res, 403, "forbidden").await;
     }
-    let anonymous = app
-        .client
-        .get(app.url("/admin/staff"))
-        .send()
-        .await
-        .unwrap();
+    let anonymous = app.get_without_key("/admin/staff").await;
     assert_error(anonymous, 401, "unauthorized").await;
 }
 

@@ -198,6 +198,21 @@ impl TestApp {
         self.request_as(key, method, path).send().await.unwrap()
     }
 
+    /// A GET with no key at all, as a stranger or a browser would send it.
+    pub async fn get_without_key(&self, path: &str) -> Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    /// A JSON POST with no key at all (pairing, signing in).
+    pub async fn post_without_key(&self, path: &str, body: Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
     pub async fn get(&self, path: &str) -> Response {
         self.request(Method::GET, path).send().await.unwrap()
     }

@@ -179,13 +179,7 @@ async fn a_pairing_url_over_https_carries_the_fingerprint() {
     );
 
     // The code works over HTTPS, with no key.
-    let res = app
-        .client
-        .post(app.url("/pair"))
-        .json(&json!({ "code": code }))
-        .send()
-        .await
-        .unwrap();
+    let res = app.post_without_key("/pair", json!({ "code": code })).await;
     assert_eq!(res.status(), 201);
 }
 
