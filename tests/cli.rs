@@ -8,6 +8,11 @@ use std::process::{Command, Output};
 
 use tempfile::TempDir;
 
+#[path = "api/program.rs"]
+mod program;
+
+use program::petstore_without_settings;
+
 /// A temporary folder holding the store the commands use.
 struct Shop {
     dir: TempDir,
@@ -30,12 +35,7 @@ impl Shop {
     }
 
     fn run_on(&self, db: &Path, args: &[&str]) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("PETSTORE_") {
-                command.env_remove(name);
-            }
-        }
+        let mut command = petstore_without_settings();
         command
             .args(args)
             .env("PETSTORE_DB", db)
@@ -261,8 +261,6 @@ fn backup_copies_a_store_that_then_opens_with_the_same_keys() {
 
 #[test]
 fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
-    use std::io::{BufRead, BufReader};
-
     let shop = Shop::new();
     let db = shop.dir.path().join("demo.sqlite");
     let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
@@ -279,24 +277,8 @@ fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut printed = Vec::new();
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        let done = line.starts_with("Staff key");
-        printed.push(line);
-        if done {
-            break;
-        }
-    }
-    let value = |prefix: &str| {
-        printed
-            .iter()
-            .find_map(|l| l.strip_prefix(prefix))
-            .unwrap_or_else(|| panic!("no {prefix:?} in {printed:?}"))
-            .trim()
-            .to_owned()
-    };
+    let printed = banner_until(&mut child, "Staff key");
+    let value = |prefix: &str| banner_value(&printed, prefix);
     let addr = value("petstore listening on http://");
     let admin = value("Admin key:");
     let pos = value("POS key (Till 1):");
@@ -374,12 +356,7 @@ fn the_default_demo_keeps_its_store_and_backups_apart_from_the_real_shops() {
         "the real shop",
     )
     .unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("PETSTORE_") {
-            command.env_remove(name);
-        }
-    }
+    let mut command = petstore_without_settings();
     let mut child = command
         .args(["demo", "--bind", "127.0.0.1:0"])
         .env("HOME", home.path())
@@ -390,14 +367,7 @@ fn the_default_demo_keeps_its_store_and_backups_apart_from_the_real_shops() {
         .spawn()
         .unwrap();
     let printed = banner_until(&mut child, "Staff key");
-    let value = |prefix: &str| {
-        printed
-            .iter()
-            .find_map(|l| l.strip_prefix(prefix))
-            .unwrap_or_else(|| panic!("no {prefix:?} in {printed:?}"))
-            .trim()
-            .to_owned()
-    };
+    let value = |prefix: &str| banner_value(&printed, prefix);
     let addr = value("petstore listening on http://");
     let admin = value("Admin key:");
     let listed = raw_get(&addr, "/admin/backups", Some(&admin)).unwrap();
@@ -428,12 +398,7 @@ fn serve_started_before_its_postgresql_database_waits_for_it_and_says_so_without
         .unwrap()
         .port();
     let url = format!("postgres://shop:Sekr3tPw@127.0.0.1:{port}/petstore");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("PETSTORE_") {
-            command.env_remove(name);
-        }
-    }
+    let mut command = petstore_without_settings();
     let mut child = command
         .args(["--db", &url, "serve", "--bind", "127.0.0.1:0"])
         .env("PETSTORE_LOG", "warn")
@@ -469,6 +434,16 @@ fn banner_until(child: &mut std::process::Child, last: &str) -> Vec<String> {
         }
     }
     printed
+}
+
+/// The rest of the banner line that starts with `prefix`, trimmed.
+fn banner_value(printed: &[String], prefix: &str) -> String {
+    printed
+        .iter()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} in {printed:?}"))
+        .trim()
+        .to_owned()
 }
 
 #[test]
@@ -633,12 +608,7 @@ fn warnings_before_listening(how: &str) -> String {
 
     let shop = Shop::new();
     let key = "an-admin-key-long-enough-1234567890";
-    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("PETSTORE_") {
-            command.env_remove(name);
-        }
-    }
+    let mut command = petstore_without_settings();
     command.args([
         "--db",
         shop.db().to_str().unwrap(),

@@ -10,6 +10,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use tempfile::TempDir;
 
+use crate::program::petstore_without_settings;
 use crate::support::{assert_error, body, header, sqlite_only, TestApp};
 
 /// Runs the `petstore` binary against the store `db`, with no other `PETSTORE_*` setting.
@@ -18,12 +19,7 @@ fn petstore(db: &Path, args: &[&str]) -> Output {
 }
 
 fn petstore_command(db: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("PETSTORE_") {
-            command.env_remove(name);
-        }
-    }
+    let mut command = petstore_without_settings();
     command
         .args(args)
         .env("PETSTORE_DB", db)

@@ -1,6 +1,7 @@
 //! Black-box tests: the real server on port 0, a fresh SQLite file per test, plain HTTP.
 #![allow(clippy::unwrap_used)]
 
+mod program;
 mod support;
 
 mod admin_keys;
