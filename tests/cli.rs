@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 use tempfile::TempDir;
 
@@ -42,6 +42,31 @@ impl Shop {
             .env("PETSTORE_LOG", "warn")
             .current_dir(self.dir.path())
             .output()
+            .unwrap()
+    }
+
+    /// `petstore serve` on this shop's store on a port of its own, with rate limits off, the
+    /// log at `info` and `extra` arguments after those. Standard output is piped (for
+    /// `listening_address`); standard error goes to `stderr`.
+    fn serve_logging_info(&self, extra: &[&str], stderr: Stdio) -> Child {
+        let db = self.db();
+        Command::new(env!("CARGO_BIN_EXE_petstore"))
+            .args([
+                "--db",
+                db.to_str().unwrap(),
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--rate-limits",
+                "off",
+            ])
+            .args(extra)
+            .env("PETSTORE_LOG", "info")
+            .env_remove("PETSTORE_ADMIN_KEY")
+            .env_remove("PETSTORE_LOG_FILE")
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
             .unwrap()
     }
 
@@ -263,21 +288,17 @@ fn backup_copies_a_store_that_then_opens_with_the_same_keys() {
 fn demo_makes_a_new_shop_full_of_data_serves_it_and_prints_working_keys() {
     let shop = Shop::new();
     let db = shop.dir.path().join("demo.sqlite");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
-        .args([
-            "--db",
-            db.to_str().unwrap(),
-            "demo",
-            "--bind",
-            "127.0.0.1:0",
-        ])
-        .env("PETSTORE_LOG", "warn")
-        .env_remove("PETSTORE_ADMIN_KEY")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let printed = banner_until(&mut child, "Staff key");
+    let (mut child, printed) = start_demo(
+        Command::new(env!("CARGO_BIN_EXE_petstore"))
+            .args([
+                "--db",
+                db.to_str().unwrap(),
+                "demo",
+                "--bind",
+                "127.0.0.1:0",
+            ])
+            .env_remove("PETSTORE_ADMIN_KEY"),
+    );
     let value = |prefix: &str| banner_value(&printed, prefix);
     let addr = value("petstore listening on http://");
     let admin = value("Admin key:");
@@ -356,17 +377,12 @@ fn the_default_demo_keeps_its_store_and_backups_apart_from_the_real_shops() {
         "the real shop",
     )
     .unwrap();
-    let mut command = petstore_without_settings();
-    let mut child = command
-        .args(["demo", "--bind", "127.0.0.1:0"])
-        .env("HOME", home.path())
-        .env("XDG_DATA_HOME", home.path().join("data"))
-        .env("PETSTORE_LOG", "warn")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let printed = banner_until(&mut child, "Staff key");
+    let (mut child, printed) = start_demo(
+        petstore_without_settings()
+            .args(["demo", "--bind", "127.0.0.1:0"])
+            .env("HOME", home.path())
+            .env("XDG_DATA_HOME", home.path().join("data")),
+    );
     let value = |prefix: &str| banner_value(&printed, prefix);
     let addr = value("petstore listening on http://");
     let admin = value("Admin key:");
@@ -420,6 +436,19 @@ fn serve_started_before_its_postgresql_database_waits_for_it_and_says_so_without
     assert!(still_running, "the server exited instead of waiting");
 }
 
+/// Starts `command`, a `petstore demo`, with its log at `warn`; the child and the lines of
+/// its banner up to the staff key.
+fn start_demo(command: &mut Command) -> (Child, Vec<String>) {
+    let mut child = command
+        .env("PETSTORE_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let printed = banner_until(&mut child, "Staff key");
+    (child, printed)
+}
+
 /// The lines a server prints up to and including the first that starts with `last`.
 fn banner_until(child: &mut std::process::Child, last: &str) -> Vec<String> {
     use std::io::{BufRead, BufReader};
@@ -450,29 +479,17 @@ fn banner_value(printed: &[String], prefix: &str) -> String {
 fn serve_writes_its_request_log_to_a_file_rotated_by_size_keeping_the_newest() {
     let shop = Shop::new();
     let log = shop.dir.path().join("logs/access.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
-        .args([
-            "--db",
-            shop.db().to_str().unwrap(),
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--rate-limits",
-            "off",
+    let mut child = shop.serve_logging_info(
+        &[
             "--log-file",
             log.to_str().unwrap(),
             "--log-max-size",
             "2K",
             "--log-keep",
             "2",
-        ])
-        .env("PETSTORE_LOG", "info")
-        .env_remove("PETSTORE_ADMIN_KEY")
-        .env_remove("PETSTORE_LOG_FILE")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        ],
+        Stdio::null(),
+    );
     let addr = listening_address(&mut child);
     for n in 0..200 {
         let answer = raw_get(&addr, &format!("/health?n={n}"), None).unwrap();
@@ -530,23 +547,7 @@ fn a_stalled_standard_error_never_holds_up_requests() {
     let shop = Shop::new();
     // Standard error is a pipe nobody reads: it is full after a few hundred lines, and a log
     // written in the request's path would stop the server there.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_petstore"))
-        .args([
-            "--db",
-            shop.db().to_str().unwrap(),
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--rate-limits",
-            "off",
-        ])
-        .env("PETSTORE_LOG", "info")
-        .env_remove("PETSTORE_ADMIN_KEY")
-        .env_remove("PETSTORE_LOG_FILE")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = shop.serve_logging_info(&[], Stdio::piped());
     let addr = listening_address(&mut child);
     let started = std::time::Instant::now();
     for n in 0..3000 {
