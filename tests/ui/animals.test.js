@@ -7,17 +7,15 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { launchBrowser, openPage, signInWithKey } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
 import { violations } from './lib/axe.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const shots = process.env.PETSTORE_SCREENSHOTS === 'docs' ? path.resolve(here, '../../docs/screenshots') : path.join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotFolder();
 
 /** A local date `offset` days from today, as `YYYY-MM-DD` (the store's zone is the machine's). @param {number} offset */
 function day(offset) {
@@ -44,10 +42,7 @@ describe('animals in the staff UI', () => {
     // bypassCSP only lets the test add axe-core to the page.
     const opened = await openPage(browser, { acceptDownloads: true, bypassCSP: true, ...opts });
     await opened.page.goto(server.base + '/');
-    await opened.page.getByRole('link', { name: 'Use a key instead' }).click();
-    const key = opened.page.getByLabel('Key', { exact: true });
-    await key.fill(ADMIN_KEY);
-    await key.press('Enter');
+    await signInWithKey(opened.page, ADMIN_KEY);
     await opened.page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
     return opened;
   }

@@ -5,19 +5,15 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
 import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
 import { violations } from './lib/axe.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
-  ? path.resolve(here, '../../docs/screenshots')
-  : path.join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotFolder();
 
 /** An EAN-13 with its check digit, from twelve digits. @param {string} twelve */
 function ean13(twelve) {

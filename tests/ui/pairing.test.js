@@ -7,39 +7,20 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { launchBrowser, openPage, goToPage, signInWithKey } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { violations } from './lib/axe.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
-  ? path.resolve(here, '../../docs/screenshots')
-  : path.join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's violations (WCAG 2.x A/AA and best practices) on the page as it is now. @param {import('playwright-core').Page} page */
-async function violations(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
-  return /** @type {string[]} */ (await page.evaluate(async () => {
-    const res = await /** @type {any} */ (window).axe.run(document, {
-      resultTypes: ['violations'],
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-    });
-    return res.violations.map((/** @type {any} */ v) => `${v.id}: ${v.nodes.map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
-  }));
-}
+const shots = screenshotFolder();
 
 /** Signs in with the admin key and waits for the Pets page. @param {import('playwright-core').Page} page @param {string} base */
 async function signInAsAdmin(page, base) {
   await page.goto(base + '/');
-  await page.getByRole('link', { name: 'Use a key instead' }).click();
-  await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
-  await page.getByLabel('Key', { exact: true }).press('Enter');
+  await signInWithKey(page, ADMIN_KEY);
   await page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
 }
 
@@ -188,9 +169,7 @@ describe('backups and pairing a till, in the browser', () => {
         const pairing = await admin.post('/admin/pairings', { name, role: 'pos', plan: 'business' });
         const till = await openPage(browser, { viewport: { width: 820, height: 1180 } });
         await till.page.goto(server.base + '/');
-        await till.page.getByRole('link', { name: 'Use a key instead' }).click();
-        await till.page.getByLabel('Key', { exact: true }).fill(typed.secret);
-        await till.page.getByLabel('Key', { exact: true }).press('Enter');
+        await signInWithKey(till.page, typed.secret);
         await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();
         await till.page.goto(`${server.base}/pair?code=${pairing.code}`);
         await till.page.getByRole('heading', { level: 1, name: 'Pets' }).waitFor();

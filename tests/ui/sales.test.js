@@ -9,19 +9,14 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { launchBrowser, openPage, signInWithKey } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
 import { violations } from './lib/axe.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
-  ? path.resolve(here, '../../docs/screenshots')
-  : path.join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotFolder();
 
 /** A UTC day, YYYY-MM-DD. @param {Date} d */
 const utcDay = (d) => d.toISOString().slice(0, 10);
@@ -80,9 +75,7 @@ describe('the Sales page', () => {
     const opened = await openPage(browser, { bypassCSP: axe });
     const { page } = opened;
     await page.goto(server.base + '/');
-    await page.getByRole('link', { name: 'Use a key instead' }).click();
-    await page.getByLabel('Key', { exact: true }).fill(key);
-    await page.getByLabel('Key', { exact: true }).press('Enter');
+    await signInWithKey(page, key);
     await page.locator('nav.nav').waitFor();
     return opened;
   }

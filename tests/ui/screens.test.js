@@ -5,21 +5,15 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
 import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-// The committed pictures in docs/screenshots/ are refreshed on purpose
-// (PETSTORE_SCREENSHOTS=docs tests/ui/run.sh); a plain run writes to tests/ui/screenshots/.
-const docsShots = process.env.PETSTORE_SCREENSHOTS === 'docs'
-  ? path.resolve(here, '../../docs/screenshots')
-  : path.join(here, 'screenshots');
-mkdirSync(docsShots, { recursive: true });
+const docsShots = screenshotFolder();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const SIZES = [

@@ -5,16 +5,13 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { launchBrowser, openPage, signInWithKey } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const shots = process.env.PETSTORE_SCREENSHOTS === 'docs' ? path.resolve(here, '../../docs/screenshots') : path.join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotFolder();
 
 describe('the shop screens of interface 1.1', () => {
   /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -33,10 +30,7 @@ describe('the shop screens of interface 1.1', () => {
   async function signedIn(viewport) {
     const opened = await openPage(browser, { viewport, acceptDownloads: true });
     await opened.page.goto(server.base + '/');
-    await opened.page.getByRole('link', { name: 'Use a key instead' }).click();
-    const key = opened.page.getByLabel('Key', { exact: true });
-    await key.fill(ADMIN_KEY);
-    await key.press('Enter');
+    await signInWithKey(opened.page, ADMIN_KEY);
     await opened.page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
     return opened;
   }

@@ -7,19 +7,14 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { launchBrowser, openPage, goToPage, signInWithKey } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
 import { violations } from './lib/axe.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
-  ? path.resolve(here, '../../docs/screenshots')
-  : path.join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotFolder();
 
 /** The most a clerk may spend signing in on a tablet, in clicks plus keystrokes. */
 const SIGN_IN_BUDGET = 8;
@@ -203,9 +198,7 @@ describe('staff who sign in by name and PIN', () => {
     assert.equal((await fetch(server.base + '/admin/staff')).status, 401);
 
     // The manager sets the tablet up once: signs in there with their key and signs out.
-    await page.getByRole('link', { name: 'Use a key instead' }).click();
-    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
-    await page.getByLabel('Key', { exact: true }).press('Enter');
+    await signInWithKey(page, ADMIN_KEY);
     await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
     await page.waitForFunction(() => (localStorage.getItem('petstore.deviceNames') ?? '').includes('Maria'));
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -246,9 +239,7 @@ describe('staff who sign in by name and PIN', () => {
     // A disabled member leaves the list the next time a manager's session sees the staff.
     const { context, page } = await openPage(browser, { viewport: { width: 820, height: 1180 }, bypassCSP: true });
     await page.goto(server.base + '/');
-    await page.getByRole('link', { name: 'Use a key instead' }).click();
-    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
-    await page.getByLabel('Key', { exact: true }).press('Enter');
+    await signInWithKey(page, ADMIN_KEY);
     await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
     await goToPage(page, 'Staff');
     await page.getByRole('heading', { level: 2, name: 'This device’s sign-in screen' }).waitFor();
@@ -262,9 +253,7 @@ describe('staff who sign in by name and PIN', () => {
     assert.deepEqual(await page.getByRole('group', { name: 'Who are you?' }).getByRole('button').allInnerTexts(), ['Bo', 'Cy', 'Maria']);
 
     // Turned off for this device: back to typing names, and the stored list is gone.
-    await page.getByRole('link', { name: 'Use a key instead' }).click();
-    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
-    await page.getByLabel('Key', { exact: true }).press('Enter');
+    await signInWithKey(page, ADMIN_KEY);
     await goToPage(page, 'Staff');
     await page.getByRole('button', { name: 'Stop listing names on this device' }).click();
     await page.getByRole('button', { name: 'List the staff’s names on this device' }).waitFor();
@@ -303,9 +292,7 @@ describe('staff who sign in by name and PIN', () => {
     assert.deepEqual(await violations(page), []);
 
     // "Use a key instead" still signs a till or a manager in with a key.
-    await page.getByRole('link', { name: 'Use a key instead' }).click();
-    await page.getByLabel('Key', { exact: true }).fill(ADMIN_KEY);
-    await page.getByLabel('Key', { exact: true }).press('Enter');
+    await signInWithKey(page, ADMIN_KEY);
     await page.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
     await context.close();
   });

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { launchBrowser, openPage, goToPage, signInWithKey } from './lib/browser.js';
 import { client } from './lib/client.js';
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -412,9 +412,7 @@ describe('the staff UI', () => {
     const staff = await admin.post('/admin/keys', { name: 'Counter browser', role: 'staff', plan: 'pro' });
     const { context, page: other, errors: otherErrors } = await openPage(browser);
     await other.goto(server.base + '/');
-    await other.getByRole('link', { name: 'Use a key instead' }).click();
-    await other.getByLabel('Key', { exact: true }).fill(staff.secret);
-    await other.getByLabel('Key', { exact: true }).press('Enter');
+    await signInWithKey(other, staff.secret);
     await other.getByRole('heading', { level: 1, name: 'Pets', exact: true }).waitFor();
     assert.equal(await other.locator('nav.nav a[href="#/keys"]').count(), 0, 'no Keys page for staff');
 

@@ -6,20 +6,15 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
 import { launchBrowser } from './lib/browser.js';
+import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
 import { stockShop, tillPage, clerk } from './lib/till.js';
 import { violations } from './lib/axe.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const shots = process.env.PETSTORE_SCREENSHOTS === 'docs'
-  ? path.resolve(here, '../../docs/screenshots')
-  : path.join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotFolder();
 
 const SIZES = [
   { name: 'tablet', width: 820, height: 1180, prefix: '20000001' },

@@ -51,3 +51,16 @@ export async function goToPage(page, title) {
   if (!(await link.isVisible())) await nav.getByRole('button', { name: /^More/ }).click();
   await link.click();
 }
+
+/**
+ * Signs in with `key` from the sign-in screen on show: "Use a key instead", the key typed into
+ * its box, then Enter. The caller waits for the screen it expects next.
+ * @param {import('playwright-core').Page} page
+ * @param {string} key
+ */
+export async function signInWithKey(page, key) {
+  await page.getByRole('link', { name: 'Use a key instead' }).click();
+  const box = page.getByLabel('Key', { exact: true });
+  await box.fill(key);
+  await box.press('Enter');
+}
