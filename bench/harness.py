@@ -272,3 +272,23 @@ def create_key(admin: Client, name: str, role: str = "staff") -> str | None:
     if status == 201 and isinstance(body, dict) and body.get("secret"):
         return body["secret"]
     return None
+
+
+def stock_history_problem(client: Client, pet: int, quantity: int, orders: list[dict]) -> str | None:
+    """None if the pet's stock history sums to its stock `quantity`, each entry follows from
+    the one before, and the orders it records are exactly `orders`; otherwise what does not.
+    The crash and PostgreSQL suites check every pet they wrote to with it."""
+    history = list(client.pages(f"/store/inventory/{pet}/adjustments"))  # newest first
+    if sum(h["delta"] for h in history) != quantity:
+        return f"pet {pet}: history deltas sum to {sum(h['delta'] for h in history)}, stock is {quantity}"
+    after = 0
+    for entry in reversed(history):
+        if entry["quantityAfter"] != after + entry["delta"]:
+            return f"pet {pet}: history entry {entry['id']} does not follow from the one before"
+        after = entry["quantityAfter"]
+    if history and history[0]["quantityAfter"] != quantity:
+        return f"pet {pet}: newest history entry says {history[0]['quantityAfter']}, stock is {quantity}"
+    in_history = sorted(h["orderId"] for h in history if h["source"] == "order")
+    if in_history != sorted(o["id"] for o in orders):
+        return f"pet {pet}: orders in history {len(in_history)} != orders {len(orders)}"
+    return None

@@ -199,7 +199,7 @@ def check_sales(client: harness.Client, acked: dict[int, dict], stock: dict[int,
                 sum(o["quantity"] for o in orders) != sold.get(pet, 0):
             problems.append(f"pet {pet}: its orders are not exactly its sales' lines")
             continue
-        problem = check_history(client, pet, quantity, orders)
+        problem = harness.stock_history_problem(client, pet, quantity, orders)
         if problem:
             problems.append(problem)
     return problems
@@ -223,26 +223,7 @@ def check_pet(client: harness.Client, pet: int, initial: int) -> str | None:
     ordered = sum(o["quantity"] for o in orders if not o.get("complete"))
     if quantity + ordered != initial:
         return f"pet {pet}: stock {quantity} + open orders {ordered} != {initial}"
-    return check_history(client, pet, quantity, orders)
-
-
-def check_history(client: harness.Client, pet: int, quantity: int, orders: list[dict]) -> str | None:
-    """None if the pet's stock history sums to its stock, each entry follows from the one
-    before, and the orders it records are exactly `orders`."""
-    history = list(client.pages(f"/store/inventory/{pet}/adjustments"))  # newest first
-    if sum(h["delta"] for h in history) != quantity:
-        return f"pet {pet}: history deltas sum to {sum(h['delta'] for h in history)}, stock is {quantity}"
-    after = 0
-    for entry in reversed(history):
-        if entry["quantityAfter"] != after + entry["delta"]:
-            return f"pet {pet}: history entry {entry['id']} does not follow from the one before"
-        after = entry["quantityAfter"]
-    if history and history[0]["quantityAfter"] != quantity:
-        return f"pet {pet}: newest history entry says {history[0]['quantityAfter']}, stock is {quantity}"
-    in_history = sorted(h["orderId"] for h in history if h["source"] == "order")
-    if in_history != sorted(o["id"] for o in orders):
-        return f"pet {pet}: orders in history {len(in_history)} != orders {len(orders)}"
-    return None
+    return harness.stock_history_problem(client, pet, quantity, orders)
 
 
 def main() -> int:
