@@ -5,67 +5,49 @@ from parts import DATE, ID, header, param
 
 # Components: headers and parameters
 
+COUNT = {"type": "integer", "minimum": 0}
+
+
+def always(description, schema_obj):
+    """A header sent on every answer that lists it."""
+    return {"description": description, "required": True, "schema": schema_obj}
+
+
 HEADERS = {
-    "X-RateLimit-Limit": {
-        "description": (
-            "The limit of the window that binds first (the one with fewer requests "
-            "left; the minute on a tie)."
-        ),
-        "required": True,
-        "schema": {"type": "integer", "minimum": 0},
-    },
-    "X-RateLimit-Remaining": {
-        "description": "Requests left in that window.",
-        "required": True,
-        "schema": {"type": "integer", "minimum": 0},
-    },
-    "X-RateLimit-Reset": {
-        "description": "When that window resets, in Unix seconds.",
-        "required": True,
-        "schema": {"type": "integer", "minimum": 0},
-    },
-    "RateLimit-Policy": {
-        "description": (
-            "The key's quota policies as in the IETF RateLimit header fields draft, "
-            'e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.'
-        ),
-        "required": True,
-        "schema": {"type": "string", "minLength": 1},
-    },
-    "RateLimit": {
-        "description": (
-            "Each window's state as in the IETF RateLimit header fields draft: "
-            "remaining requests `r` and seconds to reset `t`, e.g. "
-            '`"minute";r=59;t=42, "day";r=998;t=3600`.'
-        ),
-        "required": True,
-        "schema": {"type": "string", "minLength": 1},
-    },
-    "Retry-After": {
-        "description": (
-            "Whole seconds until the window (or the ban) ends. Retry after it, with "
-            "exponential backoff."
-        ),
-        "required": True,
-        "schema": {"type": "integer", "minimum": 0},
-    },
-    "Retry-After-Unavailable": {
-        "description": (
-            "Whole seconds to wait before sending the request again: 5 while the store cannot "
-            "serve, a few while the sign-in queue is full, 10 while every event-stream place "
-            "is taken."
-        ),
-        "required": True,
-        "schema": {"type": "integer", "minimum": 0},
-    },
-    "ETag": {
-        "description": (
-            "Strong entity tag of the record. Send it back in `If-Match` to change the "
-            "record only if nobody else has."
-        ),
-        "required": True,
-        "schema": {"type": "string", "pattern": '^"[^"]*"$'},
-    },
+    "X-RateLimit-Limit": always(
+        "The limit of the window that binds first (the one with fewer requests "
+        "left; the minute on a tie).",
+        COUNT,
+    ),
+    "X-RateLimit-Remaining": always("Requests left in that window.", COUNT),
+    "X-RateLimit-Reset": always("When that window resets, in Unix seconds.", COUNT),
+    "RateLimit-Policy": always(
+        "The key's quota policies as in the IETF RateLimit header fields draft, "
+        'e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+        {"type": "string", "minLength": 1},
+    ),
+    "RateLimit": always(
+        "Each window's state as in the IETF RateLimit header fields draft: "
+        "remaining requests `r` and seconds to reset `t`, e.g. "
+        '`"minute";r=59;t=42, "day";r=998;t=3600`.',
+        {"type": "string", "minLength": 1},
+    ),
+    "Retry-After": always(
+        "Whole seconds until the window (or the ban) ends. Retry after it, with "
+        "exponential backoff.",
+        COUNT,
+    ),
+    "Retry-After-Unavailable": always(
+        "Whole seconds to wait before sending the request again: 5 while the store cannot "
+        "serve, a few while the sign-in queue is full, 10 while every event-stream place "
+        "is taken.",
+        COUNT,
+    ),
+    "ETag": always(
+        "Strong entity tag of the record. Send it back in `If-Match` to change the "
+        "record only if nobody else has.",
+        {"type": "string", "pattern": '^"[^"]*"$'},
+    ),
     "Idempotent-Replayed": {
         "description": (
             "`true` when this answer is the replay of an earlier request with the same "
@@ -73,16 +55,8 @@ HEADERS = {
         ),
         "schema": {"type": "string", "enum": ["true"]},
     },
-    "Location": {
-        "description": "Path of the created record.",
-        "required": True,
-        "schema": {"type": "string", "minLength": 1},
-    },
-    "X-Total-Count": {
-        "description": "Number of records matching the filters, over all pages.",
-        "required": True,
-        "schema": {"type": "integer", "minimum": 0},
-    },
+    "Location": always("Path of the created record.", {"type": "string", "minLength": 1}),
+    "X-Total-Count": always("Number of records matching the filters, over all pages.", COUNT),
     "Link": {
         "description": (
             'RFC 8288 links to the `rel="next"` and `rel="prev"` pages, where there '
@@ -90,11 +64,10 @@ HEADERS = {
         ),
         "schema": {"type": "string"},
     },
-    "Deprecation": {
-        "description": "RFC 9745: the operation is deprecated (`@` and Unix seconds).",
-        "required": True,
-        "schema": {"type": "string", "pattern": "^@-?[0-9]+$"},
-    },
+    "Deprecation": always(
+        "RFC 9745: the operation is deprecated (`@` and Unix seconds).",
+        {"type": "string", "pattern": "^@-?[0-9]+$"},
+    ),
     "Sunset": {
         "description": (
             "RFC 8594: the HTTP-date after which the operation answers 410 `gone` "
@@ -108,21 +81,18 @@ HEADERS = {
             ),
         },
     },
-    "Link-Successor": {
-        "description": 'The successor operation: `</pets?ids={petId}>; rel="successor-version"`.',
-        "required": True,
-        "schema": {"type": "string", "pattern": 'rel="?successor-version"?'},
-    },
-    "X-Stability-Beta": {
-        "description": "The operation is `beta`: it may still change.",
-        "required": True,
-        "schema": {"type": "string", "enum": ["beta"]},
-    },
-    "X-Stability-Experimental": {
-        "description": "The operation is `experimental`: it may change or go away.",
-        "required": True,
-        "schema": {"type": "string", "enum": ["experimental"]},
-    },
+    "Link-Successor": always(
+        'The successor operation: `</pets?ids={petId}>; rel="successor-version"`.',
+        {"type": "string", "pattern": 'rel="?successor-version"?'},
+    ),
+    "X-Stability-Beta": always(
+        "The operation is `beta`: it may still change.",
+        {"type": "string", "enum": ["beta"]},
+    ),
+    "X-Stability-Experimental": always(
+        "The operation is `experimental`: it may change or go away.",
+        {"type": "string", "enum": ["experimental"]},
+    ),
 }
 
 
