@@ -5,7 +5,7 @@ operations to the tables of the other files (generate.py calls extend() after th
 from answers import page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
-from headers import BETA, CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, path_id, query
+from headers import CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, path_id, query
 from parts import DATE, ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, ref, replaced, request_body, schema, success
 from shop import csv_content
 
@@ -192,7 +192,7 @@ def care_paths():
                 "The pet's care entries, newest first; `kind` keeps one kind. " + PAGING_DOC,
                 responses(
                     {
-                        "200": page("A page of care entries.", "CareEntry", dict(LIST_HEADERS, **BETA)),
+                        "200": page("A page of care entries.", "CareEntry", LIST_HEADERS),
                         "404": ref("responses", "NotFound"),
                     },
                     forbidden=False,
@@ -208,7 +208,7 @@ def care_paths():
                 "Emits `care.recorded`.",
                 responses(
                     {
-                        "201": success("The entry.", schema("CareEntry"), dict(CREATED_HEADERS, **BETA)),
+                        "201": success("The entry.", schema("CareEntry"), CREATED_HEADERS),
                         "404": ref("responses", "NotFound"),
                     },
                     *BODY,
@@ -226,7 +226,7 @@ def care_paths():
                 "time zone), earliest `dueOn` first. A later entry of the same kind, with or "
                 "without a `dueOn`, replaces the earlier.",
                 responses(
-                    {"200": success("What is due.", {"type": "array", "items": schema("CareDue")}, BETA)},
+                    {"200": success("What is due.", {"type": "array", "items": schema("CareDue")})},
                     forbidden=False,
                 ),
                 parameters=[
@@ -258,7 +258,6 @@ def care_paths():
                     {
                         "200": success(
                             "The report.",
-                            headers=BETA,
                             content=dict(
                                 json_content({"type": "array", "items": schema("SoldAnimal")}),
                                 **csv_content(

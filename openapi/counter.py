@@ -228,7 +228,7 @@ def sale_paths():
                 "List sales",
                 "Sales, newest first (id descending). " + PAGING_DOC + " Readonly and pos keys "
                 "see each customer without `phone` and `email`.",
-                listed("A page of sales.", "Sale", dict(LIST_HEADERS, **BETA)),
+                listed("A page of sales.", "Sale", LIST_HEADERS),
                 parameters=[
                     query("from", "First local day (YYYY-MM-DD) of `soldAt`, included; empty means no bound.", DATE, allowEmptyValue=True),
                     query("to", "Last local day (YYYY-MM-DD) of `soldAt`, included; not before `from`; empty means no bound.", DATE, allowEmptyValue=True),
@@ -261,7 +261,7 @@ def sale_paths():
                     "Sale",
                     "SaleConflict",
                     "SaleValidationFailed",
-                    headers=dict(CREATED_HEADERS, **REPLAYED, **BETA),
+                    headers=dict(CREATED_HEADERS, **REPLAYED),
                 ),
                 parameters=[param("IdempotencyKey")],
                 body=request_body("NewSale", "The basket and its payments."),
@@ -273,7 +273,7 @@ def sale_paths():
                 "getSale",
                 "Get a sale",
                 "Readonly and pos keys see the customer without `phone` and `email`.",
-                read_one("The sale.", "Sale", dict(RECORD_HEADERS, **BETA)),
+                read_one("The sale.", "Sale", RECORD_HEADERS),
             ),
         },
         "/store/sales/{saleId}/receipt": {
@@ -397,7 +397,7 @@ def refund_paths():
                 "still be refunded (sold less refunded) and what is left of its total and tax.",
                 responses(
                     {
-                        "200": success("The sale's refunds, oldest first; empty when none.", {"type": "array", "items": schema("Refund")}, BETA),
+                        "200": success("The sale's refunds, oldest first; empty when none.", {"type": "array", "items": schema("Refund")}),
                         "404": ref("responses", "NotFound"),
                     },
                     forbidden=False,
@@ -416,7 +416,7 @@ def refund_paths():
                 "`sale.refunded`. Honours `Idempotency-Key`.",
                 responses(
                     {
-                        "201": success("The refund (or the replay of the first answer).", schema("Refund"), dict(CREATED_HEADERS, **REPLAYED, **BETA)),
+                        "201": success("The refund (or the replay of the first answer).", schema("Refund"), dict(CREATED_HEADERS, **REPLAYED)),
                         "404": ref("responses", "NotFound"),
                     },
                     "RefundConflict",
@@ -541,7 +541,7 @@ def shift_paths():
                 "listShifts",
                 "List shifts",
                 "Shifts with their figures, newest first (id descending). " + PAGING_DOC,
-                listed("A page of shifts.", "Shift", dict(LIST_HEADERS, **BETA)),
+                listed("A page of shifts.", "Shift", LIST_HEADERS),
                 parameters=[
                     query("till", "Only this till's shifts.", {"type": "string", **TILL_LENGTH}),
                     query("status", "Only open or only closed shifts.", SHIFT_STATUS),
@@ -559,7 +559,7 @@ def shift_paths():
                     "Shift",
                     "ShiftOpen",
                     "ValidationFailed",
-                    headers=dict(CREATED_HEADERS, **BETA),
+                    headers=CREATED_HEADERS,
                 ),
                 body=request_body("NewShift", "The till and its opening cash."),
             ),
@@ -570,7 +570,7 @@ def shift_paths():
                 "getShift",
                 "Get a shift",
                 "The shift with its figures: running while it is open, its Z report once closed.",
-                read_one("The shift.", "Shift", dict(RECORD_HEADERS, **BETA)),
+                read_one("The shift.", "Shift", RECORD_HEADERS),
             ),
         },
         "/store/shifts/{shiftId}/close": {
@@ -583,7 +583,7 @@ def shift_paths():
                 "a closed shift is 409 `shift_closed`. Emits `shift.closed`.",
                 responses(
                     {
-                        "200": success("The closed shift (its Z report).", schema("Shift"), dict(RECORD_HEADERS, **BETA)),
+                        "200": success("The closed shift (its Z report).", schema("Shift"), RECORD_HEADERS),
                         "404": ref("responses", "NotFound"),
                     },
                     "ShiftClosed",

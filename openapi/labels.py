@@ -3,7 +3,6 @@ generate.py calls extend() to add the operation and its 422 answer."""
 
 from errors import ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
-from headers import BETA
 from parts import op, success
 
 
@@ -39,7 +38,6 @@ def _operation():
             {
                 "200": success(
                     "The label sheet.",
-                    headers=BETA,
                     content={
                         "image/svg+xml": {
                             "schema": {"type": "string"},

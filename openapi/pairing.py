@@ -2,7 +2,6 @@
 merges these tables into the document."""
 
 from errors import BODY, responses
-from headers import BETA
 from parts import NAME, TIMESTAMP, described, header, op, ref, request_body, schema, success
 
 CODE = {
@@ -104,7 +103,7 @@ pair_responses = responses(
         "201": success(
             "The new key, with its secret (as `POST /admin/keys` answers).",
             schema("CreatedApiKey"),
-            {"Location": header("Location"), **BETA},
+            {"Location": header("Location")},
         ),
         "404": ref("responses", "NotFound"),
     },
@@ -123,7 +122,7 @@ PATHS = {
             "certificate: staff compare it with the one a browser shows the first time it "
             "opens the store over HTTPS.",
             responses(
-                {"200": success("The certificate.", schema("StoreCertificate"), BETA)},
+                {"200": success("The certificate.", schema("StoreCertificate"))},
                 forbidden=False,
             ),
         )
@@ -141,7 +140,7 @@ PATHS = {
                     "201": success(
                         "The code and its address.",
                         schema("Pairing"),
-                        {"Location": header("Location"), **BETA},
+                        {"Location": header("Location")},
                     )
                 },
                 *BODY,
@@ -168,7 +167,6 @@ PATHS = {
                 {
                     "200": success(
                         "The QR code.",
-                        headers=BETA,
                         content={"image/svg+xml": {"schema": {"type": "string"}}},
                     ),
                     "404": ref("responses", "NotFound"),
@@ -199,7 +197,7 @@ PATHS = {
             "session (which signs out with `DELETE /session`): both get 400 and keep working. "
             "Requests count against the key's plan like any other.",
             responses(
-                {"204": success("Unpaired: the key is revoked; no body.", headers=BETA)},
+                {"204": success("Unpaired: the key is revoked; no body.")},
                 forbidden=False,
             ),
         ),

@@ -56,10 +56,11 @@ def success(description, body=None, headers=None, content=None):
 
 
 def op(operation_id, summary, description, resps, parameters=None, body=None, **extensions):
-    """One operation. Its tag, stability, deprecation, closing "Role: X." sentence and (for an
-    operation that needs no key) empty security come from the contract's operation table
-    (src/contract.rs, read through facts.json); none of them is written by hand. Other `x-`
-    extensions are passed as keywords."""
+    """One operation. Its tag, stability (with the `X-Stability` header of its success
+    answers), deprecation, closing "Role: X." sentence and (for an operation that needs no
+    key) empty security come from the contract's operation table (src/contract.rs, read
+    through facts.json); none of them is written by hand. Other `x-` extensions are passed as
+    keywords."""
     fact = OPERATIONS_BY_ID[operation_id]
     stability = None if fact["stability"] == "stable" else fact["stability"]
     if stability:
@@ -75,13 +76,30 @@ def op(operation_id, summary, description, resps, parameters=None, body=None, **
         o["parameters"] = parameters
     if body:
         o["requestBody"] = body
-    o["responses"] = resps
+    o["responses"] = with_stability_header(resps, stability)
     o.update(extensions)
     if stability:
         o["x-stability"] = stability
     if fact["deprecated"]:
         o["deprecated"] = True
     return o
+
+
+def with_stability_header(resps, stability):
+    """`resps` with `X-Stability` on each success answer of a `beta` or `experimental`
+    operation, after the answer's other headers unless the answer places it itself (before a
+    header that comes last). A stable operation's answers carry none."""
+    out = {}
+    for code, resp in resps.items():
+        headers = resp.get("headers", {})
+        if not code.startswith("2") or stability is None:
+            assert "X-Stability" not in headers, f"a {code} answer of a stable operation sends X-Stability"
+            out[code] = resp
+            continue
+        sent = header(f"X-Stability-{stability.capitalize()}")
+        assert headers.get("X-Stability", sent) == sent, f"X-Stability is not {stability}"
+        out[code] = dict(resp, headers={**headers, "X-Stability": sent})
+    return out
 
 
 def request_body(schema_name, description, merge_patch=False):

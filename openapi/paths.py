@@ -6,7 +6,6 @@ from headers import (
     BETA,
     CREATED_HEADERS,
     DEPRECATION_HEADERS,
-    EXPERIMENTAL,
     LIST_HEADERS,
     PAGING_DOC,
     RECORD_HEADERS,
@@ -313,7 +312,7 @@ PATHS = {
             responses(
                 {
                     "200": page(
-                        "A page of stock history entries.", "StockChange", dict(LIST_HEADERS, **BETA)
+                        "A page of stock history entries.", "StockChange", LIST_HEADERS
                     ),
                     "404": ref("responses", "NotFound"),
                 },
@@ -350,7 +349,7 @@ PATHS = {
             "List API keys",
             "All keys, revoked ones included (with `revokedAt`), with their current usage. "
             "Secrets are never listed. " + PAGING_DOC + "",
-            responses({"200": page("A page of keys.", "ApiKey", dict(LIST_HEADERS, **BETA))}),
+            responses({"200": page("A page of keys.", "ApiKey", LIST_HEADERS)}),
             parameters=PAGING,
         ),
         "post": op(
@@ -362,7 +361,7 @@ PATHS = {
                     "201": success(
                         "The created key, with its secret.",
                         schema("CreatedApiKey"),
-                        {"Location": header("Location"), **BETA},
+                        {"Location": header("Location")},
                     )
                 },
                 *BODY,
@@ -378,7 +377,7 @@ PATHS = {
             "Change an API key",
             "Changes name, role, plan or custom limits. Takes effect on the key's next request. ",
             responses(
-                {"200": success("The key as stored.", schema("ApiKey"), BETA)},
+                {"200": success("The key as stored.", schema("ApiKey"))},
                 "LastAdminKey",
                 "NotFound",
                 *BODY,
@@ -390,7 +389,7 @@ PATHS = {
             "revokeKey",
             "Revoke an API key",
             "Revokes the key: its requests get 401 from now on. It stays listed with `revokedAt`. ",
-            responses({"204": success(NO_CONTENT, headers=BETA)}, "LastAdminKey", "NotFound"),
+            responses({"204": success(NO_CONTENT)}, "LastAdminKey", "NotFound"),
         ),
     },
     "/admin/keys/{keyId}/ban": {
@@ -399,7 +398,7 @@ PATHS = {
             "liftBan",
             "Lift a temporary ban",
             "Lifts the key's temporary ban and clears its count of rejections.",
-            responses({"204": success(NO_CONTENT, headers=BETA)}, "NotFound"),
+            responses({"204": success(NO_CONTENT)}, "NotFound"),
         ),
     },
     "/admin/backups": {
@@ -409,7 +408,7 @@ PATHS = {
             "The backups in the store's backup folder, newest first. The server takes one by "
             "itself every 24 hours by default (`--backup-every HOURS`, `0` off) and keeps the "
             "newest 14 (`--backup-keep`). " + PAGING_DOC + "",
-            responses({"200": page("A page of backups.", "Backup", dict(LIST_HEADERS, **BETA))}),
+            responses({"200": page("A page of backups.", "Backup", LIST_HEADERS)}),
             parameters=PAGING,
         ),
         "post": op(
@@ -427,7 +426,7 @@ PATHS = {
                     "201": success(
                         "The backup taken.",
                         schema("Backup"),
-                        {"Location": header("Location"), **BETA},
+                        {"Location": header("Location")},
                     )
                 }
             ),
@@ -494,7 +493,6 @@ PATHS = {
                 {
                     "200": success(
                         "An endless event stream.",
-                        headers=EXPERIMENTAL,
                         content={
                             "text/event-stream": {
                                 "schema": {"type": "string"},

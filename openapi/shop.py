@@ -6,7 +6,7 @@ other files (generate.py calls extend() before it builds the document)."""
 from answers import IF_MATCH, NO_CONTENT, changed, created, page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
-from headers import BETA, CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
+from headers import CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
 from parts import DATE, ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
 
 SKU = {
@@ -273,7 +273,7 @@ NEW_PATHS = {
             "getStoreProfile",
             "Get the store profile",
             "The shop's name, currency and time zone.",
-            responses({"200": success("The profile.", schema("StoreProfile"), dict(RECORD_HEADERS, **BETA))}, forbidden=False),
+            responses({"200": success("The profile.", schema("StoreProfile"), RECORD_HEADERS)}, forbidden=False),
         ),
         "patch": op(
             "updateStoreProfile",
@@ -281,7 +281,7 @@ NEW_PATHS = {
             "Changes `name`, `currency` (ISO 4217) or `timezone` (IANA). The time zone decides "
             "which local day an order falls on in the daily report.",
             responses(
-                {"200": success("The profile as stored.", schema("StoreProfile"), dict(RECORD_HEADERS, **BETA))},
+                {"200": success("The profile as stored.", schema("StoreProfile"), RECORD_HEADERS)},
                 *BODY,
                 "ValidationFailed",
             ),
@@ -301,7 +301,6 @@ NEW_PATHS = {
                 {
                     "200": success(
                         "The report.",
-                        headers=BETA,
                         content=dict(
                             json_content({"type": "array", "items": schema("DailyReportDay")}),
                             **csv_content(
@@ -325,7 +324,7 @@ NEW_PATHS = {
             "List stocktakes",
             "Stocktakes with their lines, newest first. " + PAGING_DOC + "",
             responses(
-                {"200": page("A page of stocktakes.", "Stocktake", dict(LIST_HEADERS, **BETA))}
+                {"200": page("A page of stocktakes.", "Stocktake", LIST_HEADERS)}
             ),
             parameters=PAGING,
         ),
@@ -337,7 +336,7 @@ NEW_PATHS = {
                 "The new stocktake.",
                 "Stocktake",
                 "ValidationFailed",
-                headers=dict(CREATED_HEADERS, **BETA),
+                headers=CREATED_HEADERS,
             ),
             body=request_body("NewStocktake", "An optional note."),
         ),
@@ -349,7 +348,7 @@ NEW_PATHS = {
             "Get a stocktake",
             "The stocktake with its lines.",
             responses(
-                {"200": success("The stocktake.", schema("Stocktake"), dict(RECORD_HEADERS, **BETA))},
+                {"200": success("The stocktake.", schema("Stocktake"), RECORD_HEADERS)},
                 "NotFound",
             ),
         ),
@@ -358,7 +357,7 @@ NEW_PATHS = {
             "Discard a stocktake",
             "Discards an open stocktake and its counts; stock is not touched. An applied one is "
             "409 `stocktake_closed`.",
-            responses({"204": success(NO_CONTENT, headers=BETA)}, "NotFound", "StocktakeClosed"),
+            responses({"204": success(NO_CONTENT)}, "NotFound", "StocktakeClosed"),
         ),
     },
     "/store/stocktakes/{stocktakeId}/lines/{petId}": {
@@ -370,7 +369,7 @@ NEW_PATHS = {
             "counting again replaces it. An unknown stocktake or pet is 404; an applied "
             "stocktake 409 `stocktake_closed`.",
             responses(
-                {"200": success("The line.", schema("StocktakeLine"), dict(RECORD_HEADERS, **BETA))},
+                {"200": success("The line.", schema("StocktakeLine"), RECORD_HEADERS)},
                 "NotFound",
                 "StocktakeClosed",
                 *BODY,
@@ -390,7 +389,7 @@ NEW_PATHS = {
             "stocktake (`status: applied`, `appliedAt`). Applying again is 409 "
             "`stocktake_closed`.",
             responses(
-                {"200": success("The applied stocktake.", schema("Stocktake"), dict(RECORD_HEADERS, **BETA))},
+                {"200": success("The applied stocktake.", schema("Stocktake"), RECORD_HEADERS)},
                 "NotFound",
                 "StocktakeClosed",
             ),
@@ -404,7 +403,7 @@ NEW_PATHS = {
             f"`{CSV_COLUMNS}` (`category` and `supplier` by name, empty cells for absent values). "
             "The file can be edited and imported again." + EXPORT_NOTES,
             responses(
-                {"200": success("The CSV file.", headers=BETA, content=csv_content(pets_csv_example()))},
+                {"200": success("The CSV file.", content=csv_content(pets_csv_example()))},
                 forbidden=False,
             ),
             parameters=[MONEY_PARAM],
@@ -422,7 +421,6 @@ NEW_PATHS = {
                 {
                     "200": success(
                         "The CSV file.",
-                        headers=BETA,
                         content=csv_content(
                             f"{STOCK_CHANGE_COLUMNS}\r\n9,42,-1,29,,order,7,till 1,2026-11-22T09:30:00Z\r\n"
                         ),
@@ -454,7 +452,7 @@ NEW_PATHS = {
             "before a formula character is read without it.",
             dict(
                 responses(
-                    {"200": success("What was (or would be) done.", schema("ImportSummary"), BETA)},
+                    {"200": success("What was (or would be) done.", schema("ImportSummary"))},
                     *BODY,
                 ),
                 **{"422": IMPORT_FAILED},
@@ -520,7 +518,7 @@ def extend(paths, schemas):
         "Sets `reorderPoint` (`null` clears it). When a change takes an item from above its "
         "reorder point to at or below it (a sale, a count, or a higher reorder point), the "
         "store emits the event `inventory.low` with the item. Honours `If-Match`.",
-        changed("The inventory item as stored.", "InventoryItem", "ValidationFailed", headers=dict(RECORD_HEADERS, **BETA)),
+        changed("The inventory item as stored.", "InventoryItem", "ValidationFailed", headers=RECORD_HEADERS),
         parameters=IF_MATCH,
         body=request_body("InventoryItemPatch", "The settings to change.", merge_patch=True),
     )

@@ -4,7 +4,7 @@
 from answers import page
 from errors import BODY, responses
 from facts import BOUNDS
-from headers import BETA, LIST_HEADERS, PAGING, PAGING_DOC
+from headers import LIST_HEADERS, PAGING, PAGING_DOC
 from parts import (
     ID,
     NAME,
@@ -183,10 +183,10 @@ def ops_ref(name):
     return ref("responses", name)
 
 
-MEMBER_HEADERS = dict({"ETag": header("ETag")}, **BETA)
+MEMBER_HEADERS = {"ETag": header("ETag")}
 
 sign_in_responses = responses(
-    {"201": success("Signed in: the session.", schema("Session"), {"Location": header("Location"), **BETA})},
+    {"201": success("Signed in: the session.", schema("Session"), {"Location": header("Location")})},
     *BODY,
     "ValidationFailed",
     forbidden=False,
@@ -211,7 +211,7 @@ PATHS = {
             "Every member, disabled ones included, oldest first. " + PAGING_DOC + "",
             responses(
                 {
-                    "200": page("A page of members.", "StaffMember", dict(LIST_HEADERS, **BETA))
+                    "200": page("A page of members.", "StaffMember", LIST_HEADERS)
                 }
             ),
             parameters=PAGING,
@@ -226,7 +226,7 @@ PATHS = {
                         "201": success(
                             "The member.",
                             schema("StaffMember"),
-                            {"Location": header("Location"), "ETag": header("ETag"), **BETA},
+                            {"Location": header("Location"), "ETag": header("ETag")},
                         )
                     },
                     *BODY,
@@ -259,7 +259,7 @@ PATHS = {
             "the next one, so the member may sign in again at once. Lifting when nothing is "
             "locked changes nothing (204 all the same). Bans of a device's address are not "
             "touched. Admin only.",
-            responses({"204": success("Lifted; no body.", headers=BETA)}, "NotFound"),
+            responses({"204": success("Lifted; no body.")}, "NotFound"),
         ),
     },
     "/session": {
@@ -278,7 +278,7 @@ PATHS = {
             "from then on, and the member's other sessions go on. Any other key is not a "
             "session: it gets 400 and keeps working, whatever its role (a paired device gives "
             "its key back with `DELETE /pair`; an admin revokes keys at `/admin/keys`).",
-            responses({"204": success("Signed out; no body.", headers=BETA)}, forbidden=False),
+            responses({"204": success("Signed out; no body.")}, forbidden=False),
         ),
     },
 }

@@ -5,7 +5,7 @@ the other files (generate.py calls extend() after the counter's)."""
 from answers import IF_MATCH, changed, created, deleted, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
-from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
+from headers import CREATED_HEADERS, CURSOR_PAGING, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
 from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, pet_lines, param, ref, replaced, request_body, schema, success
 from shop import PRICE
 
@@ -84,7 +84,7 @@ def supplier_paths():
                 "listSuppliers",
                 "List suppliers",
                 "Suppliers sorted by id. " + PAGING_DOC,
-                listed("A page of suppliers.", "Supplier", dict(LIST_HEADERS, **BETA)),
+                listed("A page of suppliers.", "Supplier", LIST_HEADERS),
                 parameters=[
                     query(
                         "q",
@@ -104,7 +104,7 @@ def supplier_paths():
                     "Supplier",
                     "SupplierDuplicateName",
                     "ValidationFailed",
-                    headers=dict(CREATED_HEADERS, **BETA),
+                    headers=CREATED_HEADERS,
                 ),
                 body=request_body("NewSupplier", "The new supplier."),
             ),
@@ -115,7 +115,7 @@ def supplier_paths():
                 "getSupplier",
                 "Get a supplier",
                 "",
-                read_one("The supplier.", "Supplier", dict(RECORD_HEADERS, **BETA)),
+                read_one("The supplier.", "Supplier", RECORD_HEADERS),
             ),
             "patch": op(
                 "updateSupplier",
@@ -127,7 +127,7 @@ def supplier_paths():
                     "Supplier",
                     "SupplierDuplicateName",
                     "ValidationFailed",
-                    headers=dict(RECORD_HEADERS, **BETA),
+                    headers=RECORD_HEADERS,
                 ),
                 parameters=IF_MATCH,
                 body=request_body("SupplierPatch", "The fields to change.", merge_patch=True),
@@ -137,7 +137,7 @@ def supplier_paths():
                 "Delete a supplier",
                 "Refused with 409 `conflict` while pets or purchase orders name it. Honours "
                 "`If-Match`. Emits `supplier.deleted`.",
-                deleted("SupplierInUse", headers=BETA),
+                deleted("SupplierInUse"),
                 parameters=IF_MATCH,
             ),
         },
@@ -246,7 +246,7 @@ PO_CSV_EXAMPLE = f"{PO_COLUMNS}\r\n42,GUP-1,4006381333931,Guppy,12,0,120,1440\r\
 
 
 def purchase_order_paths():
-    one = success("The purchase order as stored.", schema("PurchaseOrder"), dict(RECORD_HEADERS, **BETA))
+    one = success("The purchase order as stored.", schema("PurchaseOrder"), RECORD_HEADERS)
     changing = lambda summary_id, summary, description: op(  # noqa: E731
         summary_id,
         summary,
@@ -262,7 +262,7 @@ def purchase_order_paths():
                 "listPurchaseOrders",
                 "List purchase orders",
                 "Purchase orders, newest first (id descending). " + PAGING_DOC,
-                listed("A page of purchase orders.", "PurchaseOrder", dict(LIST_HEADERS, **BETA)),
+                listed("A page of purchase orders.", "PurchaseOrder", LIST_HEADERS),
                 parameters=[
                     query("status", "Only orders with this status.", STATUS),
                     query("supplierId", "Only orders from this supplier.", dict(ID)),
@@ -278,7 +278,7 @@ def purchase_order_paths():
                     "The draft.",
                     "PurchaseOrder",
                     "PurchaseOrderValidationFailed",
-                    headers=dict(CREATED_HEADERS, **BETA),
+                    headers=CREATED_HEADERS,
                 ),
                 body=request_body("NewPurchaseOrder", "The supplier and the lines."),
             ),
@@ -297,8 +297,8 @@ def purchase_order_paths():
                 "`purchase_order.created`.",
                 responses(
                     {
-                        "201": success("The draft.", schema("PurchaseOrder"), dict(CREATED_HEADERS, **BETA)),
-                        "204": success("Nothing of this supplier's is low; no order was made.", headers=BETA),
+                        "201": success("The draft.", schema("PurchaseOrder"), CREATED_HEADERS),
+                        "204": success("Nothing of this supplier's is low; no order was made."),
                     },
                     *BODY,
                     "ValidationFailed",
@@ -318,7 +318,7 @@ def purchase_order_paths():
                     {
                         "200": success(
                             "The purchase order (JSON), or its lines (CSV).",
-                            headers=dict(RECORD_HEADERS, **BETA),
+                            headers=RECORD_HEADERS,
                             content={
                                 "application/json": {"schema": schema("PurchaseOrder")},
                                 "text/csv": {"schema": {"type": "string"}, "example": PO_CSV_EXAMPLE},
@@ -365,7 +365,7 @@ def purchase_order_paths():
                 "received is 409 `over_receipt`, also when several receipts of one order arrive "
                 "at once. Emits `purchase_order.changed`. Honours `Idempotency-Key`.",
                 responses(
-                    {"200": success("The purchase order (or the replay of the first answer).", schema("PurchaseOrder"), dict(RECORD_HEADERS, **REPLAYED, **BETA)), "404": ref("responses", "NotFound")},
+                    {"200": success("The purchase order (or the replay of the first answer).", schema("PurchaseOrder"), dict(RECORD_HEADERS, **REPLAYED)), "404": ref("responses", "NotFound")},
                     "PurchaseOrderConflict",
                     *BODY,
                     "PurchaseOrderValidationFailed",
