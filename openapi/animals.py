@@ -5,7 +5,7 @@ operations to the tables of the other files (generate.py calls extend() after th
 from answers import page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
-from headers import CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, path_id, query
+from headers import CREATED_HEADERS, DAY_RANGE, PAGING, PAGING_DOC, path_id, query
 from parts import DATE, ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, ref, replaced, request_body, schema, success
 from shop import csv_content
 
@@ -192,7 +192,7 @@ def care_paths():
                 "The pet's care entries, newest first; `kind` keeps one kind. " + PAGING_DOC,
                 responses(
                     {
-                        "200": page("A page of care entries.", "CareEntry", LIST_HEADERS),
+                        "200": page("A page of care entries.", "CareEntry"),
                         "404": ref("responses", "NotFound"),
                     },
                     forbidden=False,

@@ -6,7 +6,7 @@ the tables of the other files (generate.py calls extend())."""
 
 from answers import page
 from errors import responses
-from headers import LIST_HEADERS, PAGING, PAGING_DOC
+from headers import PAGING, PAGING_DOC
 from parts import ID, QUANTITY, TIMESTAMP, described, op
 from shop import PRICE
 
@@ -61,7 +61,7 @@ def extend(paths, schemas):
             + PAGING_DOC,
             responses(
                 {
-                    "200": page("A page of cancelled orders.", "CancelledOrder", LIST_HEADERS)
+                    "200": page("A page of cancelled orders.", "CancelledOrder")
                 },
                 forbidden=False,
             ),

@@ -5,7 +5,7 @@ tables of the other files (generate.py calls extend() after the 1.1 shop's)."""
 from answers import created, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
-from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
+from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
 from parts import DATE, ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, items, op, param, pet_lines, ref, replaced, request_body, schema, success
 
 TAX_RATE = {
@@ -228,7 +228,7 @@ def sale_paths():
                 "List sales",
                 "Sales, newest first (id descending). " + PAGING_DOC + " Readonly and pos keys "
                 "see each customer without `phone` and `email`.",
-                listed("A page of sales.", "Sale", LIST_HEADERS),
+                listed("A page of sales.", "Sale"),
                 parameters=[
                     query("from", "First local day (YYYY-MM-DD) of `soldAt`, included; empty means no bound.", DATE, allowEmptyValue=True),
                     query("to", "Last local day (YYYY-MM-DD) of `soldAt`, included; not before `from`; empty means no bound.", DATE, allowEmptyValue=True),
@@ -273,7 +273,7 @@ def sale_paths():
                 "getSale",
                 "Get a sale",
                 "Readonly and pos keys see the customer without `phone` and `email`.",
-                read_one("The sale.", "Sale", RECORD_HEADERS),
+                read_one("The sale.", "Sale"),
             ),
         },
         "/store/sales/{saleId}/receipt": {
@@ -541,7 +541,7 @@ def shift_paths():
                 "listShifts",
                 "List shifts",
                 "Shifts with their figures, newest first (id descending). " + PAGING_DOC,
-                listed("A page of shifts.", "Shift", LIST_HEADERS),
+                listed("A page of shifts.", "Shift"),
                 parameters=[
                     query("till", "Only this till's shifts.", {"type": "string", **TILL_LENGTH}),
                     query("status", "Only open or only closed shifts.", SHIFT_STATUS),
@@ -559,7 +559,6 @@ def shift_paths():
                     "Shift",
                     "ShiftOpen",
                     "ValidationFailed",
-                    headers=CREATED_HEADERS,
                 ),
                 body=request_body("NewShift", "The till and its opening cash."),
             ),
@@ -570,7 +569,7 @@ def shift_paths():
                 "getShift",
                 "Get a shift",
                 "The shift with its figures: running while it is open, its Z report once closed.",
-                read_one("The shift.", "Shift", RECORD_HEADERS),
+                read_one("The shift.", "Shift"),
             ),
         },
         "/store/shifts/{shiftId}/close": {

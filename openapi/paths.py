@@ -312,7 +312,7 @@ PATHS = {
             responses(
                 {
                     "200": page(
-                        "A page of stock history entries.", "StockChange", LIST_HEADERS
+                        "A page of stock history entries.", "StockChange"
                     ),
                     "404": ref("responses", "NotFound"),
                 },
@@ -349,7 +349,7 @@ PATHS = {
             "List API keys",
             "All keys, revoked ones included (with `revokedAt`), with their current usage. "
             "Secrets are never listed. " + PAGING_DOC + "",
-            responses({"200": page("A page of keys.", "ApiKey", LIST_HEADERS)}),
+            responses({"200": page("A page of keys.", "ApiKey")}),
             parameters=PAGING,
         ),
         "post": op(
@@ -408,7 +408,7 @@ PATHS = {
             "The backups in the store's backup folder, newest first. The server takes one by "
             "itself every 24 hours by default (`--backup-every HOURS`, `0` off) and keeps the "
             "newest 14 (`--backup-keep`). " + PAGING_DOC + "",
-            responses({"200": page("A page of backups.", "Backup", LIST_HEADERS)}),
+            responses({"200": page("A page of backups.", "Backup")}),
             parameters=PAGING,
         ),
         "post": op(

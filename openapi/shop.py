@@ -6,7 +6,7 @@ other files (generate.py calls extend() before it builds the document)."""
 from answers import IF_MATCH, NO_CONTENT, changed, created, page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
-from headers import CREATED_HEADERS, DAY_RANGE, LIST_HEADERS, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
+from headers import DAY_RANGE, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
 from parts import DATE, ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
 
 SKU = {
@@ -324,7 +324,7 @@ NEW_PATHS = {
             "List stocktakes",
             "Stocktakes with their lines, newest first. " + PAGING_DOC + "",
             responses(
-                {"200": page("A page of stocktakes.", "Stocktake", LIST_HEADERS)}
+                {"200": page("A page of stocktakes.", "Stocktake")}
             ),
             parameters=PAGING,
         ),
@@ -336,7 +336,6 @@ NEW_PATHS = {
                 "The new stocktake.",
                 "Stocktake",
                 "ValidationFailed",
-                headers=CREATED_HEADERS,
             ),
             body=request_body("NewStocktake", "An optional note."),
         ),
@@ -518,7 +517,7 @@ def extend(paths, schemas):
         "Sets `reorderPoint` (`null` clears it). When a change takes an item from above its "
         "reorder point to at or below it (a sale, a count, or a higher reorder point), the "
         "store emits the event `inventory.low` with the item. Honours `If-Match`.",
-        changed("The inventory item as stored.", "InventoryItem", "ValidationFailed", headers=RECORD_HEADERS),
+        changed("The inventory item as stored.", "InventoryItem", "ValidationFailed"),
         parameters=IF_MATCH,
         body=request_body("InventoryItemPatch", "The settings to change.", merge_patch=True),
     )

@@ -4,7 +4,7 @@
 from answers import page
 from errors import BODY, responses
 from facts import BOUNDS
-from headers import LIST_HEADERS, PAGING, PAGING_DOC
+from headers import PAGING, PAGING_DOC
 from parts import (
     ID,
     NAME,
@@ -211,7 +211,7 @@ PATHS = {
             "Every member, disabled ones included, oldest first. " + PAGING_DOC + "",
             responses(
                 {
-                    "200": page("A page of members.", "StaffMember", LIST_HEADERS)
+                    "200": page("A page of members.", "StaffMember")
                 }
             ),
             parameters=PAGING,

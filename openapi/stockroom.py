@@ -5,7 +5,7 @@ the other files (generate.py calls extend() after the counter's)."""
 from answers import IF_MATCH, changed, created, deleted, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
-from headers import CREATED_HEADERS, CURSOR_PAGING, LIST_HEADERS, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
+from headers import CREATED_HEADERS, CURSOR_PAGING, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
 from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, pet_lines, param, ref, replaced, request_body, schema, success
 from shop import PRICE
 
@@ -84,7 +84,7 @@ def supplier_paths():
                 "listSuppliers",
                 "List suppliers",
                 "Suppliers sorted by id. " + PAGING_DOC,
-                listed("A page of suppliers.", "Supplier", LIST_HEADERS),
+                listed("A page of suppliers.", "Supplier"),
                 parameters=[
                     query(
                         "q",
@@ -104,7 +104,6 @@ def supplier_paths():
                     "Supplier",
                     "SupplierDuplicateName",
                     "ValidationFailed",
-                    headers=CREATED_HEADERS,
                 ),
                 body=request_body("NewSupplier", "The new supplier."),
             ),
@@ -115,7 +114,7 @@ def supplier_paths():
                 "getSupplier",
                 "Get a supplier",
                 "",
-                read_one("The supplier.", "Supplier", RECORD_HEADERS),
+                read_one("The supplier.", "Supplier"),
             ),
             "patch": op(
                 "updateSupplier",
@@ -127,7 +126,6 @@ def supplier_paths():
                     "Supplier",
                     "SupplierDuplicateName",
                     "ValidationFailed",
-                    headers=RECORD_HEADERS,
                 ),
                 parameters=IF_MATCH,
                 body=request_body("SupplierPatch", "The fields to change.", merge_patch=True),
@@ -262,7 +260,7 @@ def purchase_order_paths():
                 "listPurchaseOrders",
                 "List purchase orders",
                 "Purchase orders, newest first (id descending). " + PAGING_DOC,
-                listed("A page of purchase orders.", "PurchaseOrder", LIST_HEADERS),
+                listed("A page of purchase orders.", "PurchaseOrder"),
                 parameters=[
                     query("status", "Only orders with this status.", STATUS),
                     query("supplierId", "Only orders from this supplier.", dict(ID)),
@@ -278,7 +276,6 @@ def purchase_order_paths():
                     "The draft.",
                     "PurchaseOrder",
                     "PurchaseOrderValidationFailed",
-                    headers=CREATED_HEADERS,
                 ),
                 body=request_body("NewPurchaseOrder", "The supplier and the lines."),
             ),
