@@ -6,7 +6,7 @@ from answers import page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import CREATED_HEADERS, DAY_RANGE, PAGING, PAGING_DOC, path_id, query
-from parts import DATE, ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, json_content, op, ref, replaced, request_body, schema, success
+from parts import DATE, ID, NAME_PATTERN, NO_CONTROL, TEXT_PATTERN, TIMESTAMP, bounded, json_content, op, ref, replaced, request_body, schema, success
 from shop import csv_content
 
 
@@ -84,12 +84,7 @@ HOLD = {
 
 KINDS = ["fed", "health_check", "vaccination", "treatment", "weight", "note"]
 KIND = {"type": "string", "enum": KINDS}
-WEIGHT = {
-    "type": "integer",
-    "format": "int32",
-    "minimum": BOUNDS["weightGrams"]["min"],
-    "maximum": BOUNDS["weightGrams"]["max"],
-}
+WEIGHT = bounded("int32", "weightGrams")
 
 CARE_SCHEMAS = {
     "NewCareEntry": {

@@ -6,14 +6,9 @@ from answers import created, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
-from parts import DATE, ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, items, op, param, pet_lines, ref, replaced, request_body, schema, success
+from parts import DATE, ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, bounded, items, op, param, pet_lines, ref, replaced, request_body, schema, success
 
-TAX_RATE = {
-    "type": "integer",
-    "format": "int32",
-    "minimum": BOUNDS["taxRate"]["min"],
-    "maximum": BOUNDS["taxRate"]["max"],
-}
+TAX_RATE = bounded("int32", "taxRate")
 RATE_DOC = (
     f"basis points, {n(BOUNDS['taxRate']['min'])} to {hi('taxRate')} (2,000 is 20 %, "
     f"{hi('taxRate')} is 100 %)"
@@ -27,12 +22,7 @@ TAX_INCLUDED_DOC = (
 
 
 MONEY = {"type": "integer", "format": "int64", "description": "Money in the minor unit of the store's currency."}
-PAYMENT_AMOUNT = {
-    "type": "integer",
-    "format": "int64",
-    "minimum": BOUNDS["paymentAmount"]["min"],
-    "maximum": BOUNDS["paymentAmount"]["max"],
-}
+PAYMENT_AMOUNT = bounded("int64", "paymentAmount")
 METHOD = {"type": "string", "enum": ["cash", "card", "other"]}
 TILL_LENGTH = {"minLength": BOUNDS["till"]["min"], "maxLength": BOUNDS["till"]["max"]}
 
@@ -430,12 +420,7 @@ def refund_paths():
     }
 
 
-CASH = {
-    "type": "integer",
-    "format": "int64",
-    "minimum": BOUNDS["cash"]["min"],
-    "maximum": BOUNDS["cash"]["max"],
-}
+CASH = bounded("int64", "cash")
 CASH_DOC = f"in minor units, {lo('cash')} to {hi('cash')}"
 SHIFT_STATUS = {"type": "string", "enum": ["open", "closed"]}
 ATTACHED_DOC = (

@@ -7,7 +7,7 @@ from answers import IF_MATCH, NO_CONTENT, changed, created, page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
 from headers import DAY_RANGE, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
-from parts import DATE, ID, NAME, REASON, STOCK, TIMESTAMP, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
+from parts import DATE, ID, NAME, REASON, STOCK, TIMESTAMP, bounded, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
 
 SKU = {
     "type": "string",
@@ -16,18 +16,8 @@ SKU = {
     "pattern": "^[A-Za-z0-9._-]+$",
 }
 BARCODE = {"type": "string", "pattern": "^([0-9]{8}|[0-9]{12,14})$"}
-PRICE = {
-    "type": "integer",
-    "format": "int64",
-    "minimum": BOUNDS["price"]["min"],
-    "maximum": BOUNDS["price"]["max"],
-}
-REORDER_POINT = {
-    "type": "integer",
-    "format": "int32",
-    "minimum": BOUNDS["reorderPoint"]["min"],
-    "maximum": BOUNDS["reorderPoint"]["max"],
-}
+PRICE = bounded("int64", "price")
+REORDER_POINT = bounded("int32", "reorderPoint")
 CSV_COLUMNS = "id,sku,barcode,name,category,status,price,quantity,reorderPoint,supplier,cost,reorderQuantity,taxRate"
 STOCK_CHANGE_COLUMNS = "id,petId,delta,quantityAfter,reason,source,orderId,keyName,at"
 

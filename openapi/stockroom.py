@@ -6,17 +6,12 @@ from answers import IF_MATCH, changed, created, deleted, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo
 from headers import CREATED_HEADERS, CURSOR_PAGING, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
-from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, described, op, pet_lines, param, ref, replaced, request_body, schema, success
+from parts import ID, NAME, TEXT_PATTERN, TIMESTAMP, bounded, described, op, param, pet_lines, ref, replaced, request_body, schema, success
 from shop import PRICE
 
 SUPPLIER_ID = path_id("supplierId", "supplier")
 COST = dict(PRICE, description="Money in the minor unit of the store's currency.")
-REORDER_QUANTITY = {
-    "type": "integer",
-    "format": "int32",
-    "minimum": BOUNDS["reorderQuantity"]["min"],
-    "maximum": BOUNDS["reorderQuantity"]["max"],
-}
+REORDER_QUANTITY = bounded("int32", "reorderQuantity")
 
 
 def text(max_length, description):
