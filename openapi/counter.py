@@ -6,7 +6,7 @@ from answers import created, listed, read_one
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, lo, n
 from headers import BETA, CREATED_HEADERS, CURSOR_PAGING, PAGING_DOC, RECORD_HEADERS, REPLAYED, path_id, query
-from parts import DATE, ID, NAME_PATTERN, QUANTITY, TEXT_PATTERN, TIMESTAMP, bounded, items, op, param, pet_lines, ref, replaced, request_body, schema, success
+from parts import DATE, ID, NAME_PATTERN, NON_NEGATIVE, QUANTITY, TEXT_PATTERN, TIMESTAMP, bounded, items, op, param, pet_lines, ref, replaced, request_body, schema, success
 
 TAX_RATE = bounded("int32", "taxRate")
 RATE_DOC = (
@@ -504,7 +504,7 @@ SHIFT_SCHEMAS = {
                 "type": "object",
                 "required": ["count", "amount"],
                 "properties": {
-                    "count": {"type": "integer", "format": "int64", "minimum": 0},
+                    "count": NON_NEGATIVE,
                     "amount": money("The sum of the shift's refunds, of every method."),
                 },
             },
@@ -596,7 +596,7 @@ def extend_report(paths, schemas):
         "be negative on a day with more refunded than sold."
     )
     day["required"] = day["required"] + REPORT_FIELDS
-    count = {"type": "integer", "format": "int64", "minimum": 0}
+    count = NON_NEGATIVE
     day["properties"].update(
         {
             "sales": dict(count, description="Sales made that day (by `soldAt`)."),

@@ -165,6 +165,7 @@ REASON = {
     ),
 }
 ID = {"type": "integer", "format": "int64", "minimum": 1}
+NON_NEGATIVE = {"type": "integer", "format": "int64", "minimum": 0}
 STOCK = bounded("int32", "stock")
 QUANTITY = bounded("int32", "quantity")
 ROLE_NAMES = [r["name"] for r in ROLES]

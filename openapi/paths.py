@@ -15,7 +15,7 @@ from headers import (
     query,
 )
 from facts import BOUNDS, hi
-from parts import ID, header, json_content, op, param, ref, request_body, schema, success
+from parts import ID, NON_NEGATIVE, header, json_content, op, param, ref, request_body, schema, success
 
 
 def comma_list(name, description, items, **bounds):
@@ -278,7 +278,7 @@ PATHS = {
                 query(
                     "below",
                     "Only items whose quantity is less than this.",
-                    {"type": "integer", "format": "int64", "minimum": 0},
+                    NON_NEGATIVE,
                 ),
             ]
             + CURSOR_PAGING,

@@ -3,20 +3,21 @@
 from errors import ERROR_CODES, error_table
 from facts import BOUNDS, hi, lo
 from parts import (
+    ENTERPRISE_ONLY,
+    FIXED_PLAN_WITH_LIMITS,
     ID,
     NAME,
+    NON_NEGATIVE,
+    NO_CONTROL,
     PER_DAY,
     PER_MINUTE,
     PET_STATUS_VALUES,
     PLAN,
     QUANTITY,
     REASON,
-    TEXT_PATTERN,
-    NO_CONTROL,
-    ENTERPRISE_ONLY,
-    FIXED_PLAN_WITH_LIMITS,
     ROLE,
     STOCK,
+    TEXT_PATTERN,
     TIMESTAMP,
     described,
     nullable,
@@ -327,9 +328,9 @@ SCHEMAS = {
         "description": "Use of one rate-limit window.",
         "required": ["used", "limit", "remaining", "reset"],
         "properties": {
-            "used": {"type": "integer", "format": "int64", "minimum": 0},
-            "limit": {"type": "integer", "format": "int64", "minimum": 0},
-            "remaining": {"type": "integer", "format": "int64", "minimum": 0},
+            "used": NON_NEGATIVE,
+            "limit": NON_NEGATIVE,
+            "remaining": NON_NEGATIVE,
             "reset": {
                 "type": "integer",
                 "format": "int64",

@@ -7,7 +7,7 @@ from answers import IF_MATCH, NO_CONTENT, changed, created, page
 from errors import BODY, ERROR_RESPONSES, EXAMPLE_MESSAGES, responses
 from facts import BOUNDS, hi, kib
 from headers import DAY_RANGE, PAGING, PAGING_DOC, PARAMETERS, RECORD_HEADERS, path_id, query
-from parts import DATE, ID, NAME, REASON, STOCK, TIMESTAMP, bounded, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
+from parts import DATE, ID, NAME, NON_NEGATIVE, REASON, STOCK, TIMESTAMP, bounded, described, json_content, nullable, op, param, ref, replaced, request_body, schema, success
 
 SKU = {
     "type": "string",
@@ -90,10 +90,10 @@ NEW_SCHEMAS = {
         "required": ["date", "ordersPlaced", "ordersCompleted", "ordersCancelled", "unitsSold", "revenue"],
         "properties": {
             "date": described(DATE, "The local day (YYYY-MM-DD)."),
-            "ordersPlaced": {"type": "integer", "format": "int64", "minimum": 0},
-            "ordersCompleted": {"type": "integer", "format": "int64", "minimum": 0},
-            "ordersCancelled": {"type": "integer", "format": "int64", "minimum": 0},
-            "unitsSold": {"type": "integer", "format": "int64", "minimum": 0},
+            "ordersPlaced": NON_NEGATIVE,
+            "ordersCompleted": NON_NEGATIVE,
+            "ordersCancelled": NON_NEGATIVE,
+            "unitsSold": NON_NEGATIVE,
             "revenue": {
                 "type": "integer",
                 "format": "int64",
@@ -181,9 +181,9 @@ NEW_SCHEMAS = {
         "description": "What an import did (or, with `dryRun=true`, would do).",
         "required": ["created", "updated", "unchanged", "errors"],
         "properties": {
-            "created": {"type": "integer", "format": "int64", "minimum": 0},
-            "updated": {"type": "integer", "format": "int64", "minimum": 0},
-            "unchanged": {"type": "integer", "format": "int64", "minimum": 0},
+            "created": NON_NEGATIVE,
+            "updated": NON_NEGATIVE,
+            "unchanged": NON_NEGATIVE,
             "errors": {"type": "array", "items": schema("ImportError"), "description": "Empty on success."},
         },
         "example": {"created": 120, "updated": 3, "unchanged": 877, "errors": []},
