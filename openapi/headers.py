@@ -215,6 +215,7 @@ PAGING_DOC = (
 LIST_HEADERS = {"X-Total-Count": header("X-Total-Count"), "Link": header("Link")}
 RECORD_HEADERS = {"ETag": header("ETag")}
 CREATED_HEADERS = {"Location": header("Location"), "ETag": header("ETag")}
+LOCATION_HEADERS = {"Location": header("Location")}
 REPLAYED = {"Idempotent-Replayed": header("Idempotent-Replayed")}
 BETA = {"X-Stability": header("X-Stability-Beta")}
 EXPERIMENTAL = {"X-Stability": header("X-Stability-Experimental")}

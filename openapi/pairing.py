@@ -1,8 +1,10 @@
 """Pairing a till with a one-time code and its QR code (interface 1.1, beta). generate.py
 merges these tables into the document."""
 
+from answers import created
 from errors import BODY, responses
-from parts import NAME, TIMESTAMP, described, header, op, ref, request_body, schema, success
+from headers import LOCATION_HEADERS
+from parts import NAME, TIMESTAMP, described, op, ref, request_body, schema, success
 
 CODE = {
     "type": "string",
@@ -103,7 +105,7 @@ pair_responses = responses(
         "201": success(
             "The new key, with its secret (as `POST /admin/keys` answers).",
             schema("CreatedApiKey"),
-            {"Location": header("Location")},
+            LOCATION_HEADERS,
         ),
         "404": ref("responses", "NotFound"),
     },
@@ -135,17 +137,7 @@ PATHS = {
             "(`POST /pair`). Show the `url` as a QR code (`qr.svg`) or the code in large "
             "letters. Codes are kept in the store (only a hash of each): they survive a "
             "restart, and any server on the same database redeems them.",
-            responses(
-                {
-                    "201": success(
-                        "The code and its address.",
-                        schema("Pairing"),
-                        {"Location": header("Location")},
-                    )
-                },
-                *BODY,
-                "ValidationFailed",
-            ),
+            created("The code and its address.", "Pairing", "ValidationFailed", headers=LOCATION_HEADERS),
             body=request_body("NewPairing", "The key the device will get."),
         )
     },

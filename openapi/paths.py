@@ -7,6 +7,7 @@ from headers import (
     CREATED_HEADERS,
     DEPRECATION_HEADERS,
     LIST_HEADERS,
+    LOCATION_HEADERS,
     PAGING_DOC,
     RECORD_HEADERS,
     CURSOR_PAGING,
@@ -356,17 +357,7 @@ PATHS = {
             "createKey",
             "Create an API key",
             "Creates a key and answers its secret, once: it is stored only as a hash. ",
-            responses(
-                {
-                    "201": success(
-                        "The created key, with its secret.",
-                        schema("CreatedApiKey"),
-                        {"Location": header("Location")},
-                    )
-                },
-                *BODY,
-                "ValidationFailed",
-            ),
+            created("The created key, with its secret.", "CreatedApiKey", "ValidationFailed", headers=LOCATION_HEADERS),
             body=request_body("NewApiKey", "The new key."),
         ),
     },
@@ -426,7 +417,7 @@ PATHS = {
                     "201": success(
                         "The backup taken.",
                         schema("Backup"),
-                        {"Location": header("Location")},
+                        LOCATION_HEADERS,
                     )
                 }
             ),

@@ -4,7 +4,7 @@
 from answers import page
 from errors import BODY, responses
 from facts import BOUNDS
-from headers import PAGING, PAGING_DOC
+from headers import LOCATION_HEADERS, PAGING, PAGING_DOC
 from parts import (
     ID,
     NAME,
@@ -186,7 +186,7 @@ def ops_ref(name):
 MEMBER_HEADERS = {"ETag": header("ETag")}
 
 sign_in_responses = responses(
-    {"201": success("Signed in: the session.", schema("Session"), {"Location": header("Location")})},
+    {"201": success("Signed in: the session.", schema("Session"), LOCATION_HEADERS)},
     *BODY,
     "ValidationFailed",
     forbidden=False,
