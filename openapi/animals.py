@@ -270,6 +270,13 @@ def care_paths():
     }
 
 
+def add_error_code(response, code, doc):
+    """Adds `code` to the codes the error response `response` may carry, and `doc`, the
+    sentence on it, to its description."""
+    status, codes, description = ERROR_RESPONSES[response]
+    ERROR_RESPONSES[response] = (status, codes + [code], description + doc)
+
+
 def extend(paths, schemas):
     """Adds interface 1.2's animal fields, rules and operations to the document's tables."""
     schemas["Animal"] = ANIMAL
@@ -294,24 +301,17 @@ def extend(paths, schemas):
             "description": f"{how} Holds the pet back from orders and sales (staff and up).{whole}",
         }
 
-    status, codes, doc = ERROR_RESPONSES["OrderConflict"]
-    ERROR_RESPONSES["OrderConflict"] = (
-        status,
-        codes + ["on_hold"],
-        doc + " `on_hold`: the pet is on hold until the end of its `hold.until`.",
-    )
-    status, codes, doc = ERROR_RESPONSES["SaleConflict"]
-    ERROR_RESPONSES["SaleConflict"] = (
-        status,
-        codes + ["on_hold"],
-        doc + " `on_hold` (with `line`): the line's pet is on hold (checked after status and "
+    add_error_code("OrderConflict", "on_hold", " `on_hold`: the pet is on hold until the end of its `hold.until`.")
+    add_error_code(
+        "SaleConflict",
+        "on_hold",
+        " `on_hold` (with `line`): the line's pet is on hold (checked after status and "
         "stock); an offline sale is never refused for a hold.",
     )
-    status, codes, doc = ERROR_RESPONSES["SaleValidationFailed"]
-    ERROR_RESPONSES["SaleValidationFailed"] = (
-        status,
-        codes + ["buyer_required"],
-        doc + " `buyer_required` (with `line`): the line's pet is an individual animal and the "
+    add_error_code(
+        "SaleValidationFailed",
+        "buyer_required",
+        " `buyer_required` (with `line`): the line's pet is an individual animal and the "
         "sale's `customer` lacks a `name`, or both `phone` and `email` (not for an offline sale).",
     )
     ERROR_RESPONSES["PetKept"] = (
