@@ -680,11 +680,6 @@ async fn a_daily_report_covers_the_published_days() {
 /// 2026-11-22T10:00:18Z: no minute ends while a test runs on this clock.
 const NOW: i64 = 1_795_305_600 + 10 * 3_600 + 18;
 
-async fn sign_in(app: &TestApp, name: &str, pin: &str) -> Response {
-    app.post_without_key("/session", json!({ "name": name, "pin": pin }))
-        .await
-}
-
 #[tokio::test]
 async fn pins_sessions_and_locks_follow_the_published_numbers() {
     let clock = Arc::new(TestClock::new(NOW));
@@ -704,20 +699,20 @@ async fn pins_sessions_and_locks_follow_the_published_numbers() {
     // One wrong PIN short of the lock still signs in; the last one locks the name.
     let failures = number("pin_failures");
     for _ in 1..failures {
-        refused(&sign_in(&app, "Ann", "9999").await, 401, "wrong PIN");
+        refused(&app.sign_in("Ann", "9999").await, 401, "wrong PIN");
     }
-    let res = sign_in(&app, "Ann", &ann).await;
+    let res = app.sign_in("Ann", &ann).await;
     accepted(&res, "signing in below the lock");
     let idle = body(res).await["secret"].as_str().unwrap().to_owned();
     for _ in 0..failures {
-        refused(&sign_in(&app, "Bob", "9999").await, 401, "wrong PIN");
+        refused(&app.sign_in("Bob", "9999").await, 401, "wrong PIN");
     }
-    refused(&sign_in(&app, "Bob", &bob).await, 429, "locked name");
+    refused(&app.sign_in("Bob", &bob).await, 429, "locked name");
     let lock = number("pin_lock_minutes") * 60;
     clock.advance(lock - 1);
-    refused(&sign_in(&app, "Bob", &bob).await, 429, "still locked");
+    refused(&app.sign_in("Bob", &bob).await, 429, "still locked");
     clock.advance(1);
-    let res = sign_in(&app, "Bob", &bob).await;
+    let res = app.sign_in("Bob", &bob).await;
     accepted(&res, "signing in after the lock");
     let used = body(res).await["secret"].as_str().unwrap().to_owned();
 

@@ -5,26 +5,13 @@ use std::sync::Arc;
 
 use petstore::limits::TestClock;
 use reqwest::{Method, Response};
-use serde_json::json;
 
 use crate::support::{assert_error, assert_error_saying, body, TestApp};
 
 async fn session_key(app: &TestApp, name: &str, role: &str, pin: &str) -> String {
-    let res = app
-        .post_without_key("/session", json!({ "name": name, "pin": pin }))
-        .await;
+    let res = app.sign_in(name, pin).await;
     assert_eq!(res.status(), 201, "signing in as {name} ({role})");
     body(res).await["secret"].as_str().unwrap().to_owned()
-}
-
-async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) {
-    let res = app
-        .post(
-            "/admin/staff",
-            json!({ "name": name, "role": role, "pin": pin }),
-        )
-        .await;
-    assert_eq!(res.status(), 201, "adding {name}");
 }
 
 async fn get_as(app: &TestApp, key: &str, path: &str) -> Response {
@@ -36,7 +23,7 @@ async fn signing_in_again_escapes_neither_the_members_quota_nor_their_ban() {
     // 2026-11-22T10:00:18Z, held still: no minute window ends while the quota is spent.
     let clock = Arc::new(TestClock::new(1_795_341_618));
     let app = TestApp::builder().clock(clock).spawn().await;
-    add_member(&app, "Ann", "readonly", "0481").await;
+    app.add_member("Ann", "readonly", "0481").await;
     let first = session_key(&app, "Ann", "readonly", "0481").await;
     let per_minute = petstore::contract::PLANS
         .iter()
@@ -82,7 +69,7 @@ async fn signing_in_again_escapes_neither_the_members_quota_nor_their_ban() {
     .await;
 
     // Another member and the admin key are not touched.
-    add_member(&app, "Bob", "readonly", "0482").await;
+    app.add_member("Bob", "readonly", "0482").await;
     let bob = session_key(&app, "Bob", "readonly", "0482").await;
     assert_eq!(get_as(&app, &bob, "/categories").await.status(), 200);
     assert_eq!(app.get("/categories").await.status(), 200);
@@ -91,7 +78,7 @@ async fn signing_in_again_escapes_neither_the_members_quota_nor_their_ban() {
 #[tokio::test]
 async fn a_members_sessions_share_one_keys_worth_of_event_stream_places() {
     let app = TestApp::spawn().await;
-    add_member(&app, "Ann", "readonly", "0481").await;
+    app.add_member("Ann", "readonly", "0481").await;
     let first = session_key(&app, "Ann", "readonly", "0481").await;
     let second = session_key(&app, "Ann", "readonly", "0481").await;
     let mut open = Vec::new();

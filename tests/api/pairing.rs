@@ -323,9 +323,7 @@ async fn an_admin_key_and_a_staff_session_are_never_unpaired_and_work_on() {
         )
         .await;
     assert_eq!(res.status(), 201);
-    let res = app
-        .post_without_key("/session", json!({ "name": "Ann", "pin": "0481" }))
-        .await;
+    let res = app.sign_in("Ann", "0481").await;
     assert_eq!(res.status(), 201);
     let session = body(res).await["secret"].as_str().unwrap().to_owned();
     let res = app.send_as(&session, Method::DELETE, "/pair").await;

@@ -22,34 +22,18 @@ async fn clocked() -> (TestApp, Arc<TestClock>) {
 async fn clocked_with_owner_and_ann() -> (TestApp, Arc<TestClock>, Value) {
     let (app, clock) = clocked().await;
     owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let ann = app.add_member("Ann", "staff", "0481").await;
     (app, clock, ann)
-}
-
-async fn add_member(app: &TestApp, name: &str, role: &str, pin: &str) -> Value {
-    let res = app
-        .post(
-            "/admin/staff",
-            json!({ "name": name, "role": role, "pin": pin }),
-        )
-        .await;
-    assert_eq!(res.status(), 201, "adding {name}");
-    body(res).await
 }
 
 /// The shop's owner, a manager member (any role may be the first member; see
 /// `a_clerk_may_be_the_first_member_added_as_interface_1_1_allows`).
 async fn owner(app: &TestApp) -> Value {
-    add_member(app, "Owner", "admin", "8642").await
-}
-
-async fn sign_in(app: &TestApp, name: &str, pin: &str) -> Response {
-    app.post_without_key("/session", json!({ "name": name, "pin": pin }))
-        .await
+    app.add_member("Owner", "admin", "8642").await
 }
 
 async fn session_key(app: &TestApp, name: &str, pin: &str) -> String {
-    let res = sign_in(app, name, pin).await;
+    let res = app.sign_in(name, pin).await;
     assert_eq!(res.status(), 201, "signing in as {name}");
     body(res).await["secret"].as_str().unwrap().to_owned()
 }
@@ -57,7 +41,7 @@ async fn session_key(app: &TestApp, name: &str, pin: &str) -> String {
 /// Signing in as `name` with `pin` is refused: the name is locked (429 `temporarily_banned`).
 /// Answers the message.
 async fn assert_locked_out(app: &TestApp, name: &str, pin: &str) -> String {
-    assert_error(sign_in(app, name, pin).await, 429, "temporarily_banned").await
+    assert_error(app.sign_in(name, pin).await, 429, "temporarily_banned").await
 }
 
 async fn patch_member(app: &TestApp, id: &Value, change: Value) -> Response {
@@ -179,11 +163,11 @@ async fn a_member_needs_a_name_a_known_role_and_a_pin_of_four_to_eight_digits() 
 async fn a_clerk_may_be_the_first_member_added_as_interface_1_1_allows() {
     let app = TestApp::spawn().await;
     assert_eq!(
-        add_member(&app, "Alex", "staff", "2468").await["role"],
+        app.add_member("Alex", "staff", "2468").await["role"],
         "staff"
     );
     assert_eq!(
-        add_member(&app, "Kim", "readonly", "1122").await["role"],
+        app.add_member("Kim", "readonly", "1122").await["role"],
         "readonly"
     );
 }
@@ -192,8 +176,8 @@ async fn a_clerk_may_be_the_first_member_added_as_interface_1_1_allows() {
 async fn names_are_unique_whatever_their_case() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    add_member(&app, "Ann", "staff", "1111").await;
-    let bob = add_member(&app, "Bob", "staff", "2222").await;
+    app.add_member("Ann", "staff", "1111").await;
+    let bob = app.add_member("Bob", "staff", "2222").await;
     let res = app
         .post(
             "/admin/staff",
@@ -218,7 +202,7 @@ async fn names_are_unique_whatever_their_case() {
 #[tokio::test]
 async fn signing_in_by_name_and_pin_answers_a_session_key_with_the_members_role() {
     let (app, _clock, ann) = clocked_with_owner_and_ann().await;
-    let res = sign_in(&app, "ann", "0481").await;
+    let res = app.sign_in("ann", "0481").await;
     assert_eq!(res.status(), 201);
     assert_eq!(header(&res, "x-stability"), "beta");
     assert!(!header(&res, "x-ratelimit-limit").is_empty());
@@ -259,14 +243,14 @@ async fn signing_in_by_name_and_pin_answers_a_session_key_with_the_members_role(
 async fn a_wrong_name_a_wrong_pin_and_a_disabled_member_get_the_same_answer() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
-    add_member(&app, "Zed", "admin", "9999").await;
+    let ann = app.add_member("Ann", "staff", "0481").await;
+    app.add_member("Zed", "admin", "9999").await;
     patch_member(&app, &ann["id"], json!({ "disabled": true })).await;
-    add_member(&app, "Bob", "staff", "2222").await;
+    app.add_member("Bob", "staff", "2222").await;
 
     let mut answers = Vec::new();
     for (name, pin) in [("Nobody", "2222"), ("Bob", "2223"), ("Ann", "0481")] {
-        let res = sign_in(&app, name, pin).await;
+        let res = app.sign_in(name, pin).await;
         assert_eq!(res.status(), 401, "{name}");
         answers.push(res.text().await.unwrap());
     }
@@ -303,27 +287,27 @@ async fn signing_in_needs_a_name_and_a_pin_in_a_json_body() {
 #[tokio::test]
 async fn five_wrong_pins_lock_the_name_for_fifteen_minutes_even_for_the_right_pin() {
     let (app, clock, _) = clocked_with_owner_and_ann().await;
-    add_member(&app, "Bob", "staff", "2222").await;
+    app.add_member("Bob", "staff", "2222").await;
     for _ in 0..5 {
-        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Ann", "1111").await.status(), 401);
         clock.advance(60);
     }
-    let res = sign_in(&app, "ANN", "0481").await;
+    let res = app.sign_in("ANN", "0481").await;
     // Locked at the fifth wrong PIN, a minute ago.
     assert_eq!(header(&res, "retry-after"), (15 * 60 - 60).to_string());
     assert_error_saying(res, 429, "temporarily_banned", "minutes").await;
     assert_eq!(
-        sign_in(&app, "Bob", "2222").await.status(),
+        app.sign_in("Bob", "2222").await.status(),
         201,
         "other names are free"
     );
 
     clock.advance(14 * 60 - 1);
-    let res = sign_in(&app, "Ann", "0481").await;
+    let res = app.sign_in("Ann", "0481").await;
     assert_eq!(header(&res, "retry-after"), "1");
     clock.advance(1);
     assert_eq!(
-        sign_in(&app, "Ann", "0481").await.status(),
+        app.sign_in("Ann", "0481").await.status(),
         201,
         "unlocked after 15 minutes"
     );
@@ -333,7 +317,7 @@ async fn five_wrong_pins_lock_the_name_for_fifteen_minutes_even_for_the_right_pi
 async fn names_that_belong_to_no_one_are_locked_the_same_way() {
     let (app, _clock) = clocked().await;
     for _ in 0..5 {
-        assert_eq!(sign_in(&app, "Ghost", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Ghost", "1111").await.status(), 401);
     }
     assert_locked_out(&app, "Ghost", "1111").await;
 }
@@ -341,26 +325,26 @@ async fn names_that_belong_to_no_one_are_locked_the_same_way() {
 #[tokio::test]
 async fn a_lock_and_the_wrong_pins_before_it_outlive_a_restart_of_the_server() {
     let (app, clock, _) = clocked_with_owner_and_ann().await;
-    add_member(&app, "Bob", "staff", "2222").await;
+    app.add_member("Bob", "staff", "2222").await;
     for _ in 0..5 {
-        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Ann", "1111").await.status(), 401);
     }
     for _ in 0..4 {
-        assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Bob", "1111").await.status(), 401);
     }
     let app = app.restart().await;
-    let res = sign_in(&app, "Ann", "0481").await;
+    let res = app.sign_in("Ann", "0481").await;
     assert_eq!(header(&res, "retry-after"), (15 * 60).to_string());
     assert_error(res, 429, "temporarily_banned").await;
     clock.advance(60);
-    assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
+    assert_eq!(app.sign_in("Bob", "1111").await.status(), 401);
     assert_locked_out(&app, "Bob", "2222").await;
 }
 
 #[tokio::test]
 async fn a_burst_of_concurrent_wrong_pins_checks_no_more_pins_than_the_lock_allows() {
     let (app, _clock) = clocked().await;
-    add_member(&app, "Bob", "admin", "4821").await;
+    app.add_member("Bob", "admin", "4821").await;
     let gate = Arc::new(tokio::sync::Barrier::new(50));
     let tries: Vec<_> = (0..50)
         .map(|i| {
@@ -391,7 +375,7 @@ async fn a_burst_of_concurrent_wrong_pins_checks_no_more_pins_than_the_lock_allo
 #[tokio::test]
 async fn a_device_guessing_a_name_locks_it_for_itself_and_not_for_the_other_devices() {
     let (app, _clock) = clocked().await;
-    add_member(&app, "Owner", "admin", "4821").await;
+    app.add_member("Owner", "admin", "4821").await;
     let guesser: std::net::IpAddr = "192.0.2.66".parse().unwrap();
     let attempt = |pin: &str| petstore::domain::staff::SignIn {
         name: "owner".into(),
@@ -414,21 +398,21 @@ async fn a_device_guessing_a_name_locks_it_for_itself_and_not_for_the_other_devi
         "the guessing device is locked out, even with the right PIN: {refused:?}"
     );
     assert_eq!(
-        sign_in(&app, "Owner", "4821").await.status(),
+        app.sign_in("Owner", "4821").await.status(),
         201,
         "the counter PC still signs the owner in"
     );
     // Wrong PINs from the counter PC are its own: four of them and a right one lock nothing.
     for _ in 0..4 {
-        assert_eq!(sign_in(&app, "Owner", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Owner", "1111").await.status(), 401);
     }
-    assert_eq!(sign_in(&app, "Owner", "4821").await.status(), 201);
+    assert_eq!(app.sign_in("Owner", "4821").await.status(), 201);
 }
 
 #[tokio::test]
 async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
     let (app, _clock, ann) = clocked_with_owner_and_ann().await;
-    add_member(&app, "Bob", "staff", "2222").await;
+    app.add_member("Bob", "staff", "2222").await;
     let tablet: std::net::IpAddr = "192.0.2.66".parse().unwrap();
     let attempt = |name: &str, pin: &str| petstore::domain::staff::SignIn {
         name: name.into(),
@@ -437,8 +421,8 @@ async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
     // Ann locked on this machine and on a tablet; Bob locked here too; Ann's "Ann@..." is not
     // a prefix match for anyone else's lock.
     for _ in 0..5 {
-        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
-        assert_eq!(sign_in(&app, "Bob", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Ann", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Bob", "1111").await.status(), 401);
         let _ = app.app.sign_in(attempt("ann", "1111"), tablet).await;
     }
     assert_locked_out(&app, "Ann", "0481").await;
@@ -450,7 +434,7 @@ async fn a_manager_lifts_a_members_pin_lock_on_every_device_and_only_theirs() {
     assert_eq!(res.status(), 204);
     assert_eq!(header(&res, "x-stability"), "beta");
     assert_eq!(
-        sign_in(&app, "Ann", "0481").await.status(),
+        app.sign_in("Ann", "0481").await.status(),
         201,
         "unlocked here"
     );
@@ -490,9 +474,9 @@ async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
     let names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"];
     for n in 0..31 {
         let name = names[n / 4];
-        assert_eq!(sign_in(&app, name, "9999").await.status(), 401, "{name}");
+        assert_eq!(app.sign_in(name, "9999").await.status(), 401, "{name}");
     }
-    let res = sign_in(&app, "Ann", "0481").await;
+    let res = app.sign_in("Ann", "0481").await;
     assert_error_saying(res, 429, "temporarily_banned", "banned").await;
     // A key from the same address is a caller of its own.
     assert_eq!(app.get("/pets").await.status(), 200);
@@ -502,17 +486,17 @@ async fn wrong_pins_count_toward_the_guessing_addresss_ban() {
 async fn wrong_pins_more_than_fifteen_minutes_apart_do_not_lock() {
     let (app, clock, _) = clocked_with_owner_and_ann().await;
     for _ in 0..6 {
-        assert_eq!(sign_in(&app, "Ann", "1111").await.status(), 401);
+        assert_eq!(app.sign_in("Ann", "1111").await.status(), 401);
         clock.advance(4 * 60);
     }
-    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 201);
+    assert_eq!(app.sign_in("Ann", "0481").await.status(), 201);
 }
 
 #[tokio::test]
 async fn signing_out_ends_the_session_and_only_that_one() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    add_member(&app, "Ann", "staff", "0481").await;
+    app.add_member("Ann", "staff", "0481").await;
     let first = session_key(&app, "Ann", "0481").await;
     let second = session_key(&app, "Ann", "0481").await;
     let res = app.send_as(&first, Method::DELETE, "/session").await;
@@ -557,26 +541,26 @@ async fn a_session_survives_a_restart_but_not_its_idle_time() {
 async fn disabling_a_member_ends_their_sessions_at_once_and_they_cannot_sign_in() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let ann = app.add_member("Ann", "staff", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
     let res = patch_member(&app, &ann["id"], json!({ "disabled": true })).await;
     assert_eq!(res.status(), 200);
     let member = body(res).await;
     assert!(member["disabledAt"].as_str().unwrap().ends_with('Z'));
     assert_error(get_as(&app, &secret, "/pets").await, 401, "unauthorized").await;
-    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 401);
+    assert_eq!(app.sign_in("Ann", "0481").await.status(), 401);
 
     let res = patch_member(&app, &ann["id"], json!({ "disabled": false })).await;
     assert_eq!(body(res).await["disabledAt"], Value::Null);
     assert_error(get_as(&app, &secret, "/pets").await, 401, "unauthorized").await;
-    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 201);
+    assert_eq!(app.sign_in("Ann", "0481").await.status(), 201);
 }
 
 #[tokio::test]
 async fn a_new_role_applies_to_open_sessions_and_a_new_pin_ends_them() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    let ann = add_member(&app, "Ann", "readonly", "0481").await;
+    let ann = app.add_member("Ann", "readonly", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
     assert_error(
         get_as(&app, &secret, "/admin/staff").await,
@@ -592,7 +576,7 @@ async fn a_new_role_applies_to_open_sessions_and_a_new_pin_ends_them() {
     let res = patch_member(&app, &ann["id"], json!({ "pin": "7777" })).await;
     assert_eq!(res.status(), 200);
     assert_error(get_as(&app, &secret, "/pets").await, 401, "unauthorized").await;
-    assert_eq!(sign_in(&app, "Ann", "0481").await.status(), 401);
+    assert_eq!(app.sign_in("Ann", "0481").await.status(), 401);
     let secret = session_key(&app, "Ann", "7777").await;
     assert_eq!(get_as(&app, &secret, "/admin/staff").await.status(), 200);
 }
@@ -600,8 +584,8 @@ async fn a_new_role_applies_to_open_sessions_and_a_new_pin_ends_them() {
 #[tokio::test]
 async fn the_last_enabled_admin_member_cannot_be_disabled_or_demoted() {
     let app = TestApp::spawn().await;
-    let ann = add_member(&app, "Ann", "admin", "0481").await;
-    let bob = add_member(&app, "Bob", "staff", "2222").await;
+    let ann = app.add_member("Ann", "admin", "0481").await;
+    let bob = app.add_member("Bob", "staff", "2222").await;
     for change in [
         json!({ "disabled": true }),
         json!({ "role": "staff" }),
@@ -645,7 +629,7 @@ async fn the_last_enabled_admin_member_cannot_be_disabled_or_demoted() {
 async fn patch_honours_if_match_and_unknown_members_are_404() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let ann = app.add_member("Ann", "staff", "0481").await;
     let res = app
         .request(Method::PATCH, &format!("/admin/staff/{}", ann["id"]))
         .header("If-Match", "\"stale\"")
@@ -678,7 +662,7 @@ async fn patch_honours_if_match_and_unknown_members_are_404() {
 async fn only_admins_manage_staff_members() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let ann = app.add_member("Ann", "staff", "0481").await;
     for role in ["readonly", "pos", "staff"] {
         let key = app.key(role, "pro").await;
         assert_error(get_as(&app, &key, "/admin/staff").await, 403, "forbidden").await;
@@ -755,7 +739,7 @@ async fn open_events(app: &TestApp) -> Response {
 async fn stock_history_and_events_made_with_a_session_name_the_member() {
     let app = TestApp::spawn().await;
     owner(&app).await;
-    let ann = add_member(&app, "Ann", "staff", "0481").await;
+    let ann = app.add_member("Ann", "staff", "0481").await;
     let secret = session_key(&app, "Ann", "0481").await;
     let cat = app.category("Dogs").await;
     let pet = app.pet_with_stock("Rex", cat, 5).await;
@@ -827,7 +811,7 @@ async fn stock_history_and_events_made_with_a_session_name_the_member() {
 #[tokio::test]
 async fn the_last_active_admin_key_stays_even_beside_an_admin_members_session() {
     let app = TestApp::spawn().await;
-    add_member(&app, "Ann", "admin", "0481").await;
+    app.add_member("Ann", "admin", "0481").await;
     let session = session_key(&app, "Ann", "0481").await;
     let keys = app.get_json("/admin/keys").await;
     let admin_id = keys[0]["id"].clone();

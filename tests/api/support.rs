@@ -229,6 +229,24 @@ impl TestApp {
         self.request(Method::DELETE, path).send().await.unwrap()
     }
 
+    /// Adds a staff member with the admin key; the member as stored.
+    pub async fn add_member(&self, name: &str, role: &str, pin: &str) -> Value {
+        let res = self
+            .post(
+                "/admin/staff",
+                json!({ "name": name, "role": role, "pin": pin }),
+            )
+            .await;
+        assert_eq!(res.status(), 201, "adding {name}");
+        body(res).await
+    }
+
+    /// Signs a staff member in by name and PIN (`POST /session`, with no key).
+    pub async fn sign_in(&self, name: &str, pin: &str) -> Response {
+        self.post_without_key("/session", json!({ "name": name, "pin": pin }))
+            .await
+    }
+
     /// Creates a category and returns its id.
     pub async fn category(&self, name: &str) -> i64 {
         let res = self.post("/categories", json!({ "name": name })).await;
