@@ -33,21 +33,9 @@ where
     R: IntoIterator,
     R::Item: AsRef<[u8]>,
 {
-    let mut out = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::CRLF)
-        .from_writer(Vec::new());
-    let failed = |err: csv::Error| {
-        tracing::error!(%err, "writing CSV failed");
-        ApiError::internal()
-    };
+    let mut out = writer();
     out.write_record(header).map_err(failed)?;
-    for row in rows {
-        out.write_record(row).map_err(failed)?;
-    }
-    out.into_inner().map_err(|err| {
-        tracing::error!(%err, "writing CSV failed");
-        ApiError::internal()
-    })
+    finish(out, rows)
 }
 
 /// Rows as CSV lines, without a header: one chunk of a streamed file.
@@ -57,19 +45,33 @@ where
     R: IntoIterator,
     R::Item: AsRef<[u8]>,
 {
-    let mut out = csv::WriterBuilder::new()
+    finish(writer(), rows)
+}
+
+/// A CSV writer into memory, its lines ended by CRLF.
+fn writer() -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
-        .from_writer(Vec::new());
+        .from_writer(Vec::new())
+}
+
+/// Writes `rows` after what `out` holds and hands back its bytes.
+fn finish<I, R>(mut out: csv::Writer<Vec<u8>>, rows: I) -> Result<Vec<u8>, ApiError>
+where
+    I: IntoIterator<Item = R>,
+    R: IntoIterator,
+    R::Item: AsRef<[u8]>,
+{
     for row in rows {
-        out.write_record(row).map_err(|err| {
-            tracing::error!(%err, "writing CSV failed");
-            ApiError::internal()
-        })?;
+        out.write_record(row).map_err(failed)?;
     }
-    out.into_inner().map_err(|err| {
-        tracing::error!(%err, "writing CSV failed");
-        ApiError::internal()
-    })
+    out.into_inner().map_err(failed)
+}
+
+/// Logs why writing failed; the client gets a plain 500.
+fn failed(err: impl std::fmt::Display) -> ApiError {
+    tracing::error!(%err, "writing CSV failed");
+    ApiError::internal()
 }
 
 /// A 200 CSV answer; `filename` names the download.

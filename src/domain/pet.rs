@@ -72,7 +72,7 @@ pub struct Pet {
 
 /// The body of `POST /pets` and `PUT /pets/{petId}` as sent. The selling codes arrive as
 /// raw JSON so that a wrong type is a 422 naming the field, like a wrong format.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PetInput {
     pub name: Option<String>,
@@ -113,6 +113,26 @@ pub struct NewPet {
     pub reorder_quantity: Option<i64>,
     pub animal: Option<Animal>,
     pub hold: Option<Hold>,
+}
+
+impl NewPet {
+    /// A pet with its name and category only: no status, codes, price, supplier or animal.
+    pub fn named(name: impl Into<String>, category_id: i64) -> Self {
+        Self {
+            name: name.into(),
+            category_id,
+            status: None,
+            sku: None,
+            barcode: None,
+            price: None,
+            tax_rate: None,
+            supplier_id: None,
+            cost: None,
+            reorder_quantity: None,
+            animal: None,
+            hold: None,
+        }
+    }
 }
 
 fn sku_value(value: &serde_json::Value) -> Result<Option<String>, DomainError> {
@@ -374,15 +394,7 @@ mod tests {
             name: name.map(str::to_owned),
             category_id: category,
             status: status.map(str::to_owned),
-            sku: None,
-            barcode: None,
-            price: None,
-            tax_rate: None,
-            supplier_id: None,
-            cost: None,
-            reorder_quantity: None,
-            animal: None,
-            hold: None,
+            ..PetInput::default()
         }
     }
 

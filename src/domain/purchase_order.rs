@@ -75,54 +75,46 @@ impl Status {
         }
     }
 
-    /// Whether a draft's lines may be replaced.
-    pub fn check_edit(self, id: i64) -> Result<(), DomainError> {
+    /// Refuses any change to a closed order, then one this status does not `allow`, as a
+    /// conflict saying `why`.
+    fn check(self, id: i64, allow: bool, why: impl FnOnce() -> String) -> Result<(), DomainError> {
         self.open(id)?;
-        if self == Self::Draft {
+        if allow {
             Ok(())
         } else {
-            Err(DomainError::Conflict(format!(
+            Err(DomainError::Conflict(why()))
+        }
+    }
+
+    /// Whether a draft's lines may be replaced.
+    pub fn check_edit(self, id: i64) -> Result<(), DomainError> {
+        self.check(id, self == Self::Draft, || {
+            format!(
                 "purchase order {id} is {}: only a draft's lines change",
                 self.as_str()
-            )))
-        }
+            )
+        })
     }
 
     /// Whether the order may be sent (only a draft).
     pub fn check_send(self, id: i64) -> Result<(), DomainError> {
-        self.open(id)?;
-        if self == Self::Draft {
-            Ok(())
-        } else {
-            Err(DomainError::Conflict(format!(
-                "purchase order {id} is already {}",
-                self.as_str()
-            )))
-        }
+        self.check(id, self == Self::Draft, || {
+            format!("purchase order {id} is already {}", self.as_str())
+        })
     }
 
     /// Whether units may be received (a sent or partly received order).
     pub fn check_receive(self, id: i64) -> Result<(), DomainError> {
-        self.open(id)?;
-        if self == Self::Draft {
-            Err(DomainError::Conflict(format!(
-                "purchase order {id} is a draft: send it before receiving"
-            )))
-        } else {
-            Ok(())
-        }
+        self.check(id, self != Self::Draft, || {
+            format!("purchase order {id} is a draft: send it before receiving")
+        })
     }
 
     /// Whether the order may be cancelled (a draft, or sent with nothing received).
     pub fn check_cancel(self, id: i64) -> Result<(), DomainError> {
-        self.open(id)?;
-        if self == Self::Partial {
-            Err(DomainError::Conflict(format!(
-                "purchase order {id} is partly received and cannot be cancelled"
-            )))
-        } else {
-            Ok(())
-        }
+        self.check(id, self != Self::Partial, || {
+            format!("purchase order {id} is partly received and cannot be cancelled")
+        })
     }
 }
 

@@ -238,6 +238,11 @@ mod tests {
         parse_date(raw).unwrap()
     }
 
+    /// The days `from` to `to`, asked on the day `to`.
+    fn up_to_today(from: &str, to: &str) -> Range {
+        Range::new(Some(date(from)), Some(date(to)), date(to)).unwrap()
+    }
+
     #[test]
     fn the_default_range_is_the_last_thirty_days_up_to_today() {
         let r = Range::new(None, None, date("2026-03-31")).unwrap();
@@ -272,12 +277,7 @@ mod tests {
     #[test]
     fn orders_fall_on_the_local_day_of_the_store() {
         let tz = Tz::from_str("America/New_York").unwrap();
-        let range = Range::new(
-            Some(date("2026-01-10")),
-            Some(date("2026-01-11")),
-            date("2026-01-11"),
-        )
-        .unwrap();
+        let range = up_to_today("2026-01-10", "2026-01-11");
         // 04:30 UTC on the 11th is 23:30 on the 10th in New York; 05:30 UTC is 00:30 on the 11th.
         let activity = Activity {
             orders: vec![
@@ -309,12 +309,7 @@ mod tests {
     #[test]
     fn sales_count_on_their_sold_day_and_refunds_on_theirs_less_their_tax_and_method() {
         let tz = Tz::from_str("America/New_York").unwrap();
-        let range = Range::new(
-            Some(date("2026-01-10")),
-            Some(date("2026-01-11")),
-            date("2026-01-11"),
-        )
-        .unwrap();
+        let range = up_to_today("2026-01-10", "2026-01-11");
         let took = |cash, card, other| ByMethod { cash, card, other };
         let activity = Activity {
             sales: vec![
@@ -340,12 +335,7 @@ mod tests {
     #[test]
     fn a_day_begins_at_local_midnight_in_utc() {
         let tz = Tz::from_str("Europe/Paris").unwrap();
-        let range = Range::new(
-            Some(date("2026-07-01")),
-            Some(date("2026-07-01")),
-            date("2026-07-01"),
-        )
-        .unwrap();
+        let range = up_to_today("2026-07-01", "2026-07-01");
         assert_eq!(
             range.utc_bounds(tz),
             ("2026-06-30T22:00:00Z".into(), "2026-07-01T22:00:00Z".into())

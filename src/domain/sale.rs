@@ -287,18 +287,7 @@ fn customer(input: CustomerInput) -> Result<Option<Customer>, DomainError> {
             ));
         }
     }
-    let email = bounded_text("customer.email", input.email.as_deref(), EMAIL)?;
-    if let Some(email) = &email {
-        let well_formed = email.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty() && !domain.is_empty() && !domain.contains('@')
-        }) && !email.contains(char::is_whitespace);
-        if !well_formed {
-            return Err(DomainError::invalid(
-                "customer.email",
-                "must be an email address such as name@example.com",
-            ));
-        }
-    }
+    let email = email_address("customer.email", input.email.as_deref(), "name@example.com")?;
     let customer = Customer { name, phone, email };
     Ok((customer != Customer::default()).then_some(customer))
 }
@@ -328,6 +317,28 @@ pub(crate) fn bounded_text(
     }
     let trimmed = raw.trim();
     Ok((!trimmed.is_empty()).then(|| trimmed.to_owned()))
+}
+
+/// An optional email address as [`bounded_text`] takes it, that must also look like one: one
+/// `@` with text on both sides and no white space. The error names `example` as a model.
+pub(crate) fn email_address(
+    field: &str,
+    raw: Option<&str>,
+    example: &str,
+) -> Result<Option<String>, DomainError> {
+    let email = bounded_text(field, raw, EMAIL)?;
+    if let Some(email) = &email {
+        let well_formed = email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && !domain.is_empty() && !domain.contains('@')
+        }) && !email.contains(char::is_whitespace);
+        if !well_formed {
+            return Err(DomainError::invalid(
+                field,
+                format!("must be an email address such as {example}"),
+            ));
+        }
+    }
+    Ok(email)
 }
 
 /// When the sale was made, and whether that was offline.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sale::bounded_text;
+use super::sale::{bounded_text, email_address};
 use super::{double_option, text, DomainError};
 use crate::contract::Bound;
 
@@ -48,19 +48,7 @@ pub struct NewSupplier {
 }
 
 fn email(raw: Option<&str>) -> Result<Option<String>, DomainError> {
-    let email = bounded_text("email", raw, EMAIL)?;
-    if let Some(email) = &email {
-        let well_formed = email.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty() && !domain.is_empty() && !domain.contains('@')
-        }) && !email.contains(char::is_whitespace);
-        if !well_formed {
-            return Err(DomainError::invalid(
-                "email",
-                "must be an email address such as orders@example.com",
-            ));
-        }
-    }
-    Ok(email)
+    email_address("email", raw, "orders@example.com")
 }
 
 impl TryFrom<SupplierInput> for NewSupplier {

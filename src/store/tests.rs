@@ -35,18 +35,8 @@ fn pet_with_stock(store: &Store, name: &str, stock: i64) -> i64 {
     let pet = store
         .pets()
         .create(NewPet {
-            name: name.into(),
-            category_id: category.id,
             status: Some(PetStatus::Available),
-            sku: None,
-            barcode: None,
-            price: None,
-            tax_rate: None,
-            supplier_id: None,
-            cost: None,
-            reorder_quantity: None,
-            animal: None,
-            hold: None,
+            ..NewPet::named(name, category.id)
         })
         .wait()
         .unwrap();
