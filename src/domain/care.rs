@@ -8,7 +8,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::{report, text, DomainError};
+use super::{report, required, text, DomainError};
 use crate::contract;
 
 /// What kind of care an entry records.
@@ -79,9 +79,7 @@ impl TryFrom<CareInput> for NewCare {
     type Error = DomainError;
 
     fn try_from(input: CareInput) -> Result<Self, DomainError> {
-        let kind = input
-            .kind
-            .ok_or_else(|| DomainError::invalid("kind", "is required"))?;
+        let kind = required("kind", input.kind)?;
         let kind = CareKind::parse(&kind).ok_or_else(|| {
             DomainError::invalid("kind", format!("must be one of {}", CareKind::listed()))
         })?;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{double_option, text, DomainError};
+use super::{double_option, required, text, DomainError};
 
 /// A category as the interface shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,9 +33,7 @@ impl TryFrom<CategoryInput> for NewCategory {
     type Error = DomainError;
 
     fn try_from(input: CategoryInput) -> Result<Self, DomainError> {
-        let name = input
-            .name
-            .ok_or_else(|| DomainError::invalid("name", "is required"))?;
+        let name = required("name", input.name)?;
         Ok(Self {
             name: text::name("name", &name)?,
             description: text::description("description", input.description.as_deref())?,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pet::PetStatus;
-use super::{text, DomainError};
+use super::{required, text, DomainError};
 use crate::contract;
 
 /// Most units of one pet a shop can hold.
@@ -185,9 +185,7 @@ impl TryFrom<InventoryUpdateInput> for InventoryUpdate {
     type Error = DomainError;
 
     fn try_from(input: InventoryUpdateInput) -> Result<Self, DomainError> {
-        let quantity = input
-            .quantity
-            .ok_or_else(|| DomainError::invalid("quantity", "is required"))?;
+        let quantity = required("quantity", input.quantity)?;
         if !(0..=STOCK_MAX).contains(&quantity) {
             return Err(DomainError::invalid(
                 "quantity",
@@ -220,9 +218,7 @@ impl TryFrom<AdjustmentInput> for Adjustment {
     type Error = DomainError;
 
     fn try_from(input: AdjustmentInput) -> Result<Self, DomainError> {
-        let delta = input
-            .delta
-            .ok_or_else(|| DomainError::invalid("delta", "is required"))?;
+        let delta = required("delta", input.delta)?;
         if delta == 0 || !contract::DELTA.contains(delta) {
             return Err(DomainError::invalid(
                 "delta",

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::{text, DomainError};
+use super::{required, text, DomainError};
 use crate::limits::{Plan, Quota};
 
 /// What a key may do. Each role can do everything the roles before it can.
@@ -88,21 +88,9 @@ impl TryFrom<NewKeyInput> for NewKey {
     type Error = DomainError;
 
     fn try_from(input: NewKeyInput) -> Result<Self, DomainError> {
-        let name = input
-            .name
-            .ok_or_else(|| DomainError::invalid("name", "is required"))?;
-        let role = parse_role(
-            input
-                .role
-                .as_deref()
-                .ok_or_else(|| DomainError::invalid("role", "is required"))?,
-        )?;
-        let plan = parse_plan(
-            input
-                .plan
-                .as_deref()
-                .ok_or_else(|| DomainError::invalid("plan", "is required"))?,
-        )?;
+        let name = required("name", input.name)?;
+        let role = parse_role(required("role", input.role.as_deref())?)?;
+        let plan = parse_plan(required("plan", input.plan.as_deref())?)?;
         Ok(Self {
             name: text::name("name", &name)?,
             role,

@@ -47,6 +47,11 @@ pub mod time;
 pub use error::DomainError;
 pub use etag::Precondition;
 
+/// `value`, or a validation failure saying that `field` is required.
+pub fn required<T>(field: &str, value: Option<T>) -> Result<T, DomainError> {
+    value.ok_or_else(|| DomainError::invalid(field, "is required"))
+}
+
 /// Deserializes a field that may be absent, `null`, or a value: the three cases of a
 /// merge patch (RFC 7396). Absent is `None`, `null` is `Some(None)`.
 pub fn double_option<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>

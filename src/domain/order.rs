@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pet::{positive_id, PetStatus};
-use super::{double_option, time, DomainError};
+use super::{double_option, required, time, DomainError};
 
 /// Fewest units in one order.
 pub const QUANTITY_MIN: i64 = crate::contract::QUANTITY.min;
@@ -102,12 +102,8 @@ impl TryFrom<OrderInput> for NewOrder {
     type Error = DomainError;
 
     fn try_from(input: OrderInput) -> Result<Self, DomainError> {
-        let pet_id = input
-            .pet_id
-            .ok_or_else(|| DomainError::invalid("petId", "is required"))?;
-        let quantity = input
-            .quantity
-            .ok_or_else(|| DomainError::invalid("quantity", "is required"))?;
+        let pet_id = required("petId", input.pet_id)?;
+        let quantity = required("quantity", input.quantity)?;
         if !(QUANTITY_MIN..=QUANTITY_MAX).contains(&quantity) {
             return Err(DomainError::invalid(
                 "quantity",

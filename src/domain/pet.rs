@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::animal::{self, Animal, Hold};
-use super::{code, double_option, present, text, DomainError};
+use super::{code, double_option, present, required, text, DomainError};
 
 /// A pet's status. A pet may also have none (the field is then omitted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -234,12 +234,8 @@ impl TryFrom<PetInput> for NewPet {
     type Error = DomainError;
 
     fn try_from(input: PetInput) -> Result<Self, DomainError> {
-        let name = input
-            .name
-            .ok_or_else(|| DomainError::invalid("name", "is required"))?;
-        let category_id = input
-            .category_id
-            .ok_or_else(|| DomainError::invalid("categoryId", "is required"))?;
+        let name = required("name", input.name)?;
+        let category_id = required("categoryId", input.category_id)?;
         let none = serde_json::Value::Null;
         Ok(Self {
             name: text::name("name", &name)?,

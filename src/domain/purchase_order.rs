@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::pet::positive_id;
 use super::sale::bounded_text;
-use super::{code, DomainError};
+use super::{code, required, DomainError};
 use crate::contract::{Bound, REORDER_QUANTITY};
 
 /// Lines in one purchase order.
@@ -252,13 +252,9 @@ impl TryFrom<PurchaseOrderInput> for NewPurchaseOrder {
     type Error = DomainError;
 
     fn try_from(input: PurchaseOrderInput) -> Result<Self, DomainError> {
-        let supplier_id = input
-            .supplier_id
-            .ok_or_else(|| DomainError::invalid("supplierId", "is required"))?;
+        let supplier_id = required("supplierId", input.supplier_id)?;
         let supplier_id = positive_id("supplierId", supplier_id)?;
-        let raw = input
-            .lines
-            .ok_or_else(|| DomainError::invalid("lines", "is required"))?;
+        let raw = required("lines", input.lines)?;
         lines_len(raw.len())?;
         let mut lines = Vec::with_capacity(raw.len());
         for (i, line) in raw.into_iter().enumerate() {
@@ -310,9 +306,7 @@ pub struct SuggestInput {
 impl SuggestInput {
     /// The supplier to suggest an order for.
     pub fn supplier(&self) -> Result<i64, DomainError> {
-        let id = self
-            .supplier_id
-            .ok_or_else(|| DomainError::invalid("supplierId", "is required"))?;
+        let id = required("supplierId", self.supplier_id)?;
         positive_id("supplierId", id)
     }
 }
@@ -342,16 +336,12 @@ impl TryFrom<ReceiptInput> for Receipt {
     type Error = DomainError;
 
     fn try_from(input: ReceiptInput) -> Result<Self, DomainError> {
-        let raw = input
-            .lines
-            .ok_or_else(|| DomainError::invalid("lines", "is required"))?;
+        let raw = required("lines", input.lines)?;
         lines_len(raw.len())?;
         let mut lines = Vec::with_capacity(raw.len());
         for (i, line) in raw.into_iter().enumerate() {
             let pet_field = format!("lines[{i}].petId");
-            let pet_id = line
-                .pet_id
-                .ok_or_else(|| DomainError::invalid(&pet_field, "is required"))?;
+            let pet_id = required(&pet_field, line.pet_id)?;
             lines.push((
                 positive_id(&pet_field, pet_id)?,
                 units(&format!("lines[{i}].quantity"), line.quantity)?,

@@ -24,7 +24,7 @@ use crate::contract::Bound;
 use super::payment::Method;
 use super::sale::{bounded_text, line_list, pet_and_quantity, TILL};
 use super::tax::{div_round, narrow};
-use super::DomainError;
+use super::{required, DomainError};
 
 /// A sold line: its total, its tax and its units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,9 +148,7 @@ impl TryFrom<RefundInput> for NewRefund {
             )?;
             lines.push(NewRefundLine { pet_id, quantity });
         }
-        let method = input
-            .method
-            .ok_or_else(|| DomainError::invalid("method", "is required"))?;
+        let method = required("method", input.method)?;
         let reason = bounded_text("reason", input.reason.as_deref(), REASON)?.ok_or_else(|| {
             let (min, max) = (REASON.min, REASON.max);
             DomainError::invalid("reason", format!("is required ({min} to {max} characters)"))

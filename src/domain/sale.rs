@@ -16,7 +16,7 @@ use crate::contract::Bound;
 use super::payment::{Method, Payment, PAYMENTS, PAYMENT_AMOUNT};
 use super::pet::positive_id;
 use super::tax::{PRICE_MAX, QUANTITY_MAX, SALE_LINES};
-use super::{text, time, DomainError};
+use super::{required, text, time, DomainError};
 
 /// Characters of a till's name.
 pub const TILL: Bound = crate::contract::TILL;
@@ -155,7 +155,7 @@ impl TryFrom<Received<SaleInput>> for NewSale {
 /// A basket's `lines`: present, and between `bound.min` and `bound.max` of them. Shared by
 /// sales and refunds.
 pub(super) fn line_list<T>(input: Option<Vec<T>>, bound: Bound) -> Result<Vec<T>, DomainError> {
-    let input = input.ok_or_else(|| DomainError::invalid("lines", "is required"))?;
+    let input = required("lines", input)?;
     if !bound.contains(input.len() as i64) {
         return Err(DomainError::invalid(
             "lines",
@@ -229,7 +229,7 @@ fn lines(input: Option<Vec<SaleLineInput>>) -> Result<Vec<NewSaleLine>, DomainEr
 }
 
 fn payments(input: Option<Vec<PaymentInput>>) -> Result<Vec<Payment>, DomainError> {
-    let input = input.ok_or_else(|| DomainError::invalid("payments", "is required"))?;
+    let input = required("payments", input)?;
     if !PAYMENTS.contains(input.len() as i64) {
         return Err(DomainError::invalid(
             "payments",

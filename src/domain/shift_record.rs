@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::sale::{bounded_text, TILL};
 use super::shift::{difference, RefundsTally, SalesTally, Tally, CASH};
-use super::DomainError;
+use super::{required, DomainError};
 
 /// Whether a shift's drawer is still in use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,9 +59,7 @@ impl TryFrom<ShiftInput> for NewShift {
     type Error = DomainError;
 
     fn try_from(input: ShiftInput) -> Result<Self, DomainError> {
-        let till = input
-            .till
-            .ok_or_else(|| DomainError::invalid("till", "is required"))?;
+        let till = required("till", input.till)?;
         let till = bounded_text("till", Some(&till), TILL)?
             .ok_or_else(|| DomainError::invalid("till", "must not be empty"))?;
         Ok(Self {
@@ -91,7 +89,7 @@ impl TryFrom<CloseInput> for CountedCash {
 }
 
 fn cash(field: &str, amount: Option<i64>) -> Result<i64, DomainError> {
-    let amount = amount.ok_or_else(|| DomainError::invalid(field, "is required"))?;
+    let amount = required(field, amount)?;
     if CASH.contains(amount) {
         Ok(amount)
     } else {

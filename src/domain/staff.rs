@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::key::Role;
-use super::{text, DomainError};
+use super::{required, text, DomainError};
 use crate::contract;
 
 /// Fewest digits in a PIN.
@@ -113,15 +113,9 @@ impl TryFrom<NewStaffInput> for NewStaff {
     type Error = DomainError;
 
     fn try_from(input: NewStaffInput) -> Result<Self, DomainError> {
-        let name = input
-            .name
-            .ok_or_else(|| DomainError::invalid("name", "is required"))?;
-        let role = input
-            .role
-            .ok_or_else(|| DomainError::invalid("role", "is required"))?;
-        let pin = input
-            .pin
-            .ok_or_else(|| DomainError::invalid("pin", "is required"))?;
+        let name = required("name", input.name)?;
+        let role = required("role", input.role)?;
+        let pin = required("pin", input.pin)?;
         Ok(Self {
             name: text::name("name", &name)?,
             role: parse_role(&role)?,
@@ -212,12 +206,8 @@ impl TryFrom<SignInInput> for SignIn {
     type Error = DomainError;
 
     fn try_from(input: SignInInput) -> Result<Self, DomainError> {
-        let name = input
-            .name
-            .ok_or_else(|| DomainError::invalid("name", "is required"))?;
-        let pin = input
-            .pin
-            .ok_or_else(|| DomainError::invalid("pin", "is required"))?;
+        let name = required("name", input.name)?;
+        let pin = required("pin", input.pin)?;
         let name = name.trim();
         if name.is_empty() {
             return Err(DomainError::invalid("name", "must not be empty"));

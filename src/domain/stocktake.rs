@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::inventory::STOCK_MAX;
-use super::{text, DomainError};
+use super::{required, text, DomainError};
 
 /// Where a stocktake is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,9 +126,7 @@ impl TryFrom<CountInput> for Count {
                 format!("must be a whole number from 0 to {STOCK_MAX}"),
             )
         };
-        let value = input
-            .counted
-            .ok_or_else(|| DomainError::invalid("counted", "is required"))?;
+        let value = required("counted", input.counted)?;
         match value.as_i64() {
             Some(n) if (0..=STOCK_MAX).contains(&n) => Ok(Count(n)),
             _ => Err(invalid()),

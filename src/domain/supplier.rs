@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::sale::{bounded_text, email_address};
-use super::{double_option, text, DomainError};
+use super::{double_option, required, text, DomainError};
 use crate::contract::Bound;
 
 /// Characters of a supplier's contact person.
@@ -55,9 +55,7 @@ impl TryFrom<SupplierInput> for NewSupplier {
     type Error = DomainError;
 
     fn try_from(input: SupplierInput) -> Result<Self, DomainError> {
-        let name = input
-            .name
-            .ok_or_else(|| DomainError::invalid("name", "is required"))?;
+        let name = required("name", input.name)?;
         Ok(Self {
             name: text::name("name", &name)?,
             contact: bounded_text("contact", input.contact.as_deref(), CONTACT)?,
