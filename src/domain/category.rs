@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{double_option, required, text, DomainError};
+use super::{double_option, not_null, required, text, DomainError};
 
 /// A category as the interface shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,11 +62,7 @@ impl TryFrom<CategoryPatchInput> for CategoryPatch {
     type Error = DomainError;
 
     fn try_from(input: CategoryPatchInput) -> Result<Self, DomainError> {
-        let name = match input.name {
-            None => None,
-            Some(None) => return Err(DomainError::invalid("name", "cannot be null")),
-            Some(Some(n)) => Some(text::name("name", &n)?),
-        };
+        let name = not_null("name", input.name, |n| text::name("name", &n))?;
         let description = match input.description {
             None => None,
             Some(d) => Some(text::description("description", d.as_deref())?),

@@ -52,6 +52,20 @@ pub fn required<T>(field: &str, value: Option<T>) -> Result<T, DomainError> {
     value.ok_or_else(|| DomainError::invalid(field, "is required"))
 }
 
+/// A merge patch's field that may be left out but not cleared: absent is `None`, `null` is
+/// refused ("cannot be null"), and a value is what `check` makes of it.
+pub fn not_null<T, U>(
+    field: &str,
+    patch: Option<Option<T>>,
+    check: impl FnOnce(T) -> Result<U, DomainError>,
+) -> Result<Option<U>, DomainError> {
+    match patch {
+        None => Ok(None),
+        Some(None) => Err(DomainError::invalid(field, "cannot be null")),
+        Some(Some(value)) => check(value).map(Some),
+    }
+}
+
 /// Deserializes a field that may be absent, `null`, or a value: the three cases of a
 /// merge patch (RFC 7396). Absent is `None`, `null` is `Some(None)`.
 pub fn double_option<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pet::{positive_id, PetStatus};
-use super::{double_option, required, time, DomainError};
+use super::{double_option, not_null, required, time, DomainError};
 
 /// Fewest units in one order.
 pub const QUANTITY_MIN: i64 = crate::contract::QUANTITY.min;
@@ -142,15 +142,8 @@ impl TryFrom<OrderPatchInput> for OrderPatch {
     type Error = DomainError;
 
     fn try_from(input: OrderPatchInput) -> Result<Self, DomainError> {
-        let complete = match input.complete {
-            Some(None) => return Err(DomainError::invalid("complete", "cannot be null")),
-            other => other.flatten(),
-        };
-        let ship_date = match input.ship_date {
-            Some(None) => return Err(DomainError::invalid("shipDate", "cannot be null")),
-            Some(Some(d)) => Some(time::parse("shipDate", &d)?),
-            None => None,
-        };
+        let complete = not_null("complete", input.complete, Ok)?;
+        let ship_date = not_null("shipDate", input.ship_date, |d| time::parse("shipDate", &d))?;
         Ok(Self {
             complete,
             ship_date,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::animal::{self, Animal, Hold};
-use super::{code, double_option, present, required, text, DomainError};
+use super::{code, double_option, not_null, present, required, text, DomainError};
 
 /// A pet's status. A pet may also have none (the field is then omitted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -312,16 +312,10 @@ impl TryFrom<PetPatchInput> for PetPatch {
     type Error = DomainError;
 
     fn try_from(input: PetPatchInput) -> Result<Self, DomainError> {
-        let name = match input.name {
-            None => None,
-            Some(None) => return Err(DomainError::invalid("name", "cannot be null")),
-            Some(Some(n)) => Some(text::name("name", &n)?),
-        };
-        let category_id = match input.category_id {
-            None => None,
-            Some(None) => return Err(DomainError::invalid("categoryId", "cannot be null")),
-            Some(Some(id)) => Some(positive_id("categoryId", id)?),
-        };
+        let name = not_null("name", input.name, |n| text::name("name", &n))?;
+        let category_id = not_null("categoryId", input.category_id, |id| {
+            positive_id("categoryId", id)
+        })?;
         let status = match input.status {
             None => None,
             Some(None) => Some(None),

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::sale::{bounded_text, email_address};
-use super::{double_option, required, text, DomainError};
+use super::{double_option, not_null, required, text, DomainError};
 use crate::contract::Bound;
 
 /// Characters of a supplier's contact person.
@@ -96,11 +96,7 @@ impl TryFrom<SupplierPatchInput> for SupplierPatch {
     type Error = DomainError;
 
     fn try_from(input: SupplierPatchInput) -> Result<Self, DomainError> {
-        let name = match input.name {
-            None => None,
-            Some(None) => return Err(DomainError::invalid("name", "cannot be null")),
-            Some(Some(n)) => Some(text::name("name", &n)?),
-        };
+        let name = not_null("name", input.name, |n| text::name("name", &n))?;
         Ok(Self {
             name,
             contact: input
