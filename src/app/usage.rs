@@ -281,18 +281,47 @@ mod tests {
     use crate::auth::Keyring;
     use crate::limits::{Quota, TestClock};
 
-    #[test]
-    fn two_programs_saving_usage_of_one_store_add_their_counts_up() {
+    /// Two programs serving one store file: each its own store and usage, on one clock.
+    struct TwoPrograms {
+        _dir: tempfile::TempDir,
+        a: Store,
+        b: Store,
+        ua: Usage,
+        ub: Usage,
+        clock: Arc<TestClock>,
+    }
+
+    fn two_programs(policy: BanPolicy) -> TwoPrograms {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store.sqlite");
         let (a, b) = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
         let clock = Arc::new(TestClock::new(1_800_000_000));
+        let ua = Usage::load(&a, policy, clock.clone()).unwrap();
+        let ub = Usage::load(&b, policy, clock.clone()).unwrap();
+        TwoPrograms {
+            _dir: dir,
+            a,
+            b,
+            ua,
+            ub,
+            clock,
+        }
+    }
+
+    #[test]
+    fn two_programs_saving_usage_of_one_store_add_their_counts_up() {
+        let TwoPrograms {
+            _dir,
+            a,
+            b,
+            ua,
+            ub,
+            clock,
+        } = two_programs(BanPolicy::default());
         let quota = Quota {
             per_minute: 1000,
             per_day: 1000,
         };
-        let ua = Usage::load(&a, BanPolicy::default(), clock.clone()).unwrap();
-        let ub = Usage::load(&b, BanPolicy::default(), clock.clone()).unwrap();
         let subject = Subject::Key(7);
         let keyring = Keyring::default();
         for _ in 0..3 {
@@ -321,13 +350,10 @@ mod tests {
 
     #[test]
     fn a_ban_started_by_one_program_reaches_the_other_and_lifting_it_lifts_it_for_both() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("store.sqlite");
-        let (a, b) = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
-        let clock = Arc::new(TestClock::new(1_800_000_000));
         let policy = BanPolicy::default();
-        let ua = Usage::load(&a, policy, clock.clone()).unwrap();
-        let ub = Usage::load(&b, policy, clock.clone()).unwrap();
+        let TwoPrograms {
+            _dir, a, b, ua, ub, ..
+        } = two_programs(policy);
         let subject = Subject::Addr("192.0.2.7".parse().unwrap());
         for _ in 0..=policy.max_rejections {
             ua.limiter().record_refusal(&subject);
@@ -354,16 +380,13 @@ mod tests {
 
     #[test]
     fn two_programs_share_the_minute_count_so_the_per_minute_quota_holds_across_both() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("store.sqlite");
-        let (a, b) = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
-        let clock = Arc::new(TestClock::new(1_800_000_000));
+        let TwoPrograms {
+            _dir, a, b, ua, ub, ..
+        } = two_programs(BanPolicy::default());
         let quota = Quota {
             per_minute: 60,
             per_day: 1000,
         };
-        let ua = Usage::load(&a, BanPolicy::default(), clock.clone()).unwrap();
-        let ub = Usage::load(&b, BanPolicy::default(), clock.clone()).unwrap();
         let subject = Subject::Key(9);
         let keyring = Keyring::default();
         for _ in 0..40 {

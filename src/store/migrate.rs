@@ -332,6 +332,23 @@ mod tests {
         .unwrap()
     }
 
+    /// A new store in memory with every migration run.
+    fn migrated() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        run_sqlite(&mut conn).unwrap();
+        conn
+    }
+
+    /// The steps SQLite's program for `sql` runs, by opcode (`EXPLAIN`'s second column).
+    fn opcodes(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+        conn.prepare(&format!("EXPLAIN {sql}"))
+            .unwrap()
+            .query_map(params, |r| r.get(1))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
     #[test]
     fn widening_the_history_sources_keeps_columns_rows_and_indexes_added_before_it() {
         let mut conn = Connection::open_in_memory().unwrap();
@@ -380,17 +397,10 @@ mod tests {
     /// sale, so its CHECK compares one value at a time, and still refuses any other source.
     #[test]
     fn writing_the_stock_history_builds_no_temporary_index_and_still_checks_its_source() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        run_sqlite(&mut conn).unwrap();
+        let conn = migrated();
         let insert = "INSERT INTO stock_changes (pet_id, delta, quantity_after, source, at) \
                       VALUES (?1, ?2, ?3, ?4, ?5)";
-        let steps: Vec<String> = conn
-            .prepare(&format!("EXPLAIN {insert}"))
-            .unwrap()
-            .query_map(params![1, 1, 1, "order", "x"], |r| r.get(1))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
+        let steps = opcodes(&conn, insert, params![1, 1, 1, "order", "x"]);
         assert!(steps.iter().any(|op| op == "Insert"), "{steps:?}");
         assert!(!steps.iter().any(|op| op == "OpenEphemeral"), "{steps:?}");
         for source in [
@@ -420,8 +430,7 @@ mod tests {
     /// allows the three statuses and none, and refuses any other.
     #[test]
     fn writing_a_pet_builds_no_temporary_index_and_still_checks_its_status() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        run_sqlite(&mut conn).unwrap();
+        let conn = migrated();
         conn.execute(
             "INSERT INTO categories (name, name_fold) VALUES ('Dogs', 'dogs')",
             [],
@@ -430,13 +439,7 @@ mod tests {
         let insert = "INSERT INTO pets (name, name_fold, category_id, status) \
                       VALUES ('Rex', 'rex', 1, ?1)";
         for sql in [insert, "UPDATE pets SET status = ?1 WHERE id = 1"] {
-            let steps: Vec<String> = conn
-                .prepare(&format!("EXPLAIN {sql}"))
-                .unwrap()
-                .query_map(["sold"], |r| r.get(1))
-                .unwrap()
-                .collect::<rusqlite::Result<_>>()
-                .unwrap();
+            let steps = opcodes(&conn, sql, ["sold"]);
             assert!(steps.iter().any(|op| op == "Insert"), "{sql}: {steps:?}");
             assert!(
                 !steps.iter().any(|op| op == "OpenEphemeral"),
@@ -532,8 +535,7 @@ mod tests {
     /// serves PostgreSQL too), and nothing is applied.
     #[test]
     fn a_schema_from_a_newer_petstore_is_refused_with_the_newer_schema_error_and_left_as_it_is() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        run_sqlite(&mut conn).unwrap();
+        let mut conn = migrated();
         let future = newest() + 1;
         conn.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, 'future', 'x')",
