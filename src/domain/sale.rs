@@ -293,30 +293,13 @@ fn customer(input: CustomerInput) -> Result<Option<Customer>, DomainError> {
 }
 
 /// Optional text of at most `bound.max` characters, no control characters, stored trimmed;
-/// empty means none.
+/// empty means none ([`text::optional`] with a contract bound).
 pub(crate) fn bounded_text(
     field: &str,
     raw: Option<&str>,
     bound: Bound,
 ) -> Result<Option<String>, DomainError> {
-    let Some(raw) = raw else {
-        return Ok(None);
-    };
-    if raw.chars().any(|c| c.is_control() && c != '\t') {
-        return Err(DomainError::invalid(
-            field,
-            "must not contain control characters",
-        ));
-    }
-    let chars = raw.chars().count();
-    if chars > bound.max_usize() {
-        return Err(DomainError::invalid(
-            field,
-            format!("must be at most {} characters (got {chars})", bound.max),
-        ));
-    }
-    let trimmed = raw.trim();
-    Ok((!trimmed.is_empty()).then(|| trimmed.to_owned()))
+    text::optional(field, raw, bound.max_usize())
 }
 
 /// An optional email address as [`bounded_text`] takes it, that must also look like one: one
