@@ -154,20 +154,27 @@ fn barcode_value(value: &serde_json::Value) -> Result<Option<String>, DomainErro
     }
 }
 
+/// What a price or a cost must be.
+const MINOR_UNITS: &str = "must be a whole number of minor units (e.g. cents)";
+
 fn price_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
-    match value {
-        serde_json::Value::Null => Ok(None),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(v) => code::price("price", v).map(Some),
-            None => Err(DomainError::invalid(
-                "price",
-                "must be a whole number of minor units (e.g. cents)",
-            )),
-        },
-        _ => Err(DomainError::invalid(
-            "price",
-            "must be a whole number of minor units (e.g. cents)",
-        )),
+    whole_number("price", value, MINOR_UNITS, |v| code::price("price", v))
+}
+
+/// A field that is `null` (none) or a whole number that `check` accepts; anything else (text,
+/// a fraction, a number beyond 64 bits) is refused with `expected`.
+fn whole_number(
+    field: &str,
+    value: &serde_json::Value,
+    expected: &'static str,
+    check: impl FnOnce(i64) -> Result<i64, DomainError>,
+) -> Result<Option<i64>, DomainError> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    match value.as_i64() {
+        Some(v) => check(v).map(Some),
+        None => Err(DomainError::invalid(field, expected)),
     }
 }
 
@@ -179,37 +186,13 @@ fn tax_rate_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError>
 }
 
 fn supplier_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
-    match value {
-        serde_json::Value::Null => Ok(None),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(id) => positive_id("supplierId", id).map(Some),
-            None => Err(DomainError::invalid(
-                "supplierId",
-                "must be a positive integer",
-            )),
-        },
-        _ => Err(DomainError::invalid(
-            "supplierId",
-            "must be a positive integer",
-        )),
-    }
+    whole_number("supplierId", value, "must be a positive integer", |id| {
+        positive_id("supplierId", id)
+    })
 }
 
 fn cost_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
-    match value {
-        serde_json::Value::Null => Ok(None),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(v) => code::price("cost", v).map(Some),
-            None => Err(DomainError::invalid(
-                "cost",
-                "must be a whole number of minor units (e.g. cents)",
-            )),
-        },
-        _ => Err(DomainError::invalid(
-            "cost",
-            "must be a whole number of minor units (e.g. cents)",
-        )),
-    }
+    whole_number("cost", value, MINOR_UNITS, |v| code::price("cost", v))
 }
 
 fn reorder_quantity_value(value: &serde_json::Value) -> Result<Option<i64>, DomainError> {
