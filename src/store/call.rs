@@ -4,7 +4,7 @@
 //!
 //! A call is either a read (run on a reader thread) or a write (run inside the writer's next
 //! group commit and answered once that group is durable). [`Call::once`] turns a write into
-//! an idempotent one: its key is claimed in the same savepoint as the change.
+//! an idempotent one: its key is claimed in the same write as the change, undone with it.
 //!
 //! Who made a change: a request made with a staff member's session runs inside
 //! [`as_member`] (the API's authentication does it), and every write sent from inside it
@@ -105,7 +105,7 @@ impl<'s, T: Send + 'static> Call<'s, T> {
 
 impl<'s, T: Serialize + Send + 'static> Call<'s, T> {
     /// Runs this write at most once per `scope` (when there is one): the key is claimed
-    /// first, in the same savepoint as the change, and the answer is recorded with it. A
+    /// first, in the same write as the change (undone with it), and the answer is recorded with it. A
     /// repeat gets the recorded answer back; the same key with another request is refused.
     pub fn once(self, scope: Option<Scope>) -> Call<'s, Answer<T>> {
         let store = self.store;

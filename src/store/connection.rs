@@ -26,7 +26,7 @@ pub fn open_writer(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    // Each request runs in its own savepoint, whose undo pages go to a sub-journal, emptied
+    // A request that follows another in its group runs in a savepoint, whose undo pages go to a sub-journal, emptied
     // when the savepoint is released. `temp_store=MEMORY` keeps it in memory whatever its
     // size. Without it SQLite moves it to a temporary file past its spill size (120 KiB,
     // .cargo/config.toml), which a 3-line sale passes, and then every later request of the

@@ -20,7 +20,7 @@ pub const KEEP_HOURS: i64 = 24;
 /// Most events kept, whatever their age.
 pub const KEEP_MAX: i64 = 100_000;
 
-/// Writes one event in the request's savepoint; its id.
+/// Writes one event with the request's changes (undone with them); its id.
 pub(super) fn insert(
     conn: &Connection,
     kind: &str,

@@ -6,8 +6,8 @@
 //!
 //! One writer thread owns the only connection that writes. Writes queue up for it and are
 //! committed in groups: one `BEGIN IMMEDIATE … COMMIT` (one fsync, `synchronous=FULL`) for
-//! every request waiting, with a savepoint per request so that one request's failure rolls
-//! back only its own changes. A request's answer is sent only after its group is durable.
+//! every request waiting, where one request's failure rolls back only its own changes (see
+//! `writer`). A request's answer is sent only after its group is durable.
 //! Reads run on a few reader threads with their own connections (WAL lets them run beside
 //! the writer). No SQLite call ever runs on an async worker thread.
 //!

@@ -1,8 +1,8 @@
 //! The transaction handed to each request: the connection inside the group's transaction
-//! and the request's own savepoint (see `writer`), the staff member whose session made the
-//! request (filled from `call`'s task-local), and the change events the request emits. An
-//! event is written to the events table in the request's savepoint, so it is undone with the
-//! request's changes, and published only once the group commits.
+//! (see `writer::group` for how a request's failure undoes its changes alone), the staff
+//! member whose session made the request (filled from `call`'s task-local), and the change
+//! events the request emits. An event is written to the events table with the request's
+//! changes, so it is undone with them, and published only once the group commits.
 //!
 //! A request's undo pages stay in memory however many there are (the writer's connection
 //! has `temp_store=MEMORY`, see `connection`; the tests below).
@@ -15,8 +15,7 @@ use crate::domain::event::{Event, EventData};
 use crate::domain::staff::MemberRef;
 use crate::domain::time;
 
-/// A write in progress: the connection inside the group's transaction and the request's
-/// savepoint, plus the change events the request emits.
+/// A write in progress: the connection inside the group's transaction, plus the change events the request emits.
 pub struct Tx<'c> {
     conn: &'c Connection,
     events: Vec<Event>,
@@ -63,7 +62,7 @@ impl Tx<'_> {
 }
 
 impl<'c> Tx<'c> {
-    /// A request's transaction on `conn`, inside its savepoint.
+    /// A request's transaction on `conn`.
     pub(super) fn new(conn: &'c Connection) -> Self {
         Self {
             conn,

@@ -2,17 +2,15 @@
 //!
 //! Jobs queue on a channel. The thread takes every job waiting (up to [`MAX_GROUP`]), opens
 //! one transaction holding the store's write lock (SQLite's `BEGIN IMMEDIATE`; on PostgreSQL
-//! the store-wide advisory lock, see `engine`), runs each job inside its own savepoint
-//! (released on success, rolled back on failure), commits once, and only then answers each
-//! job (the protocol is in `job`). So a burst of N requests costs one fsync, and a failing
-//! request undoes only its own changes. On PostgreSQL a commit with events also sends
+//! the store-wide advisory lock, see `engine`), runs each job in it, commits once, and only
+//! then answers each job (the protocol is in `job`, the group's transaction in `group`). So a
+//! burst of N requests costs one fsync, and a failing request undoes only its own changes
+//! (a savepoint of its own once the transaction holds another's). On PostgreSQL a commit with events also sends
 //! `NOTIFY`, which wakes every process's event follower; on SQLite the events go straight to
 //! the subscribers ([`Sink`]).
 //!
-//! SQLite itself may roll the whole transaction back (disk full, I/O error): the writer
-//! notices (the connection is back in autocommit) and answers every job of the group with
-//! that failure, those already run included, so no one is told of a change that was undone.
-//! A job that panics is answered as an internal error (and logged); the writer goes on.
+//! If SQLite rolls the whole transaction back itself (disk full, I/O error), every job of the
+//! group is answered with that failure (see `group`). A job that panics is answered as an internal error (and logged); the writer goes on.
 //!
 //! Two more mechanisms live between groups and around the commit:
 //! - **The table-version landing.** The versions of the tables a group changed are odd
@@ -23,6 +21,7 @@
 //!   rest between two groups, and if the thread is gone (`Next::CopierGone`) it copies the
 //!   log itself (see `checkpointer` and `engine::wal`).
 
+mod group;
 mod job;
 
 use std::sync::{Arc, Mutex};
@@ -39,7 +38,7 @@ use super::tx::Tx;
 use super::{Result, StoreError};
 use crate::domain::event::Event;
 pub use job::Reply;
-use job::{GroupFailure, Job, WriteJob};
+use job::{Job, WriteJob};
 
 /// Most jobs committed by one transaction.
 const MAX_GROUP: usize = 256;
@@ -189,7 +188,7 @@ fn run(
                 Err(_) => break,
             }
         }
-        commit_group(&conn, group, &sink, &pages);
+        group::commit_group(&conn, group, &sink, &pages);
         if wal::due(&conn, log) {
             match copier.as_mut() {
                 Some(copier) => copier.thread.start(),
@@ -201,96 +200,4 @@ fn run(
         copier.thread.stop();
     }
     wal::truncate(&conn);
-}
-
-fn commit_group(conn: &Connection, group: Vec<Box<dyn Job>>, sink: &Sink, pages: &Pages) {
-    if let Err(err) = engine::begin(conn) {
-        let failure = GroupFailure::from_error(&StoreError::from(err));
-        for job in group {
-            job.abort(failure.to_error());
-        }
-        return;
-    }
-    let mut ran = Vec::with_capacity(group.len());
-    let mut committed_events = Vec::new();
-    let mut rolled_back = None;
-    let mut jobs = group.into_iter();
-    for mut job in jobs.by_ref() {
-        if let Err(err) = engine::run_cached(conn, "SAVEPOINT request") {
-            job.abort(StoreError::from(err));
-            if conn.is_autocommit() {
-                rolled_back = Some(GroupFailure::rolled_back());
-                break;
-            }
-            continue;
-        }
-        let mut tx = Tx::new(conn);
-        let ok = job.run(&mut tx);
-        ran.push(job);
-        if conn.is_autocommit() {
-            // SQLite rolled the whole transaction back (disk full, I/O error): every change
-            // of this group so far is gone.
-            rolled_back = Some(GroupFailure::rolled_back());
-            break;
-        }
-        let end = if ok {
-            engine::run_cached(conn, "RELEASE request")
-        } else {
-            engine::run_cached(conn, "ROLLBACK TO request")
-                .and_then(|()| engine::run_cached(conn, "RELEASE request"))
-        };
-        if let Err(err) = end {
-            tracing::error!(%err, "ending a savepoint failed");
-        }
-        if conn.is_autocommit() {
-            rolled_back = Some(GroupFailure::rolled_back());
-            break;
-        }
-        if ok {
-            committed_events.extend(tx.into_events());
-        }
-    }
-    // The changed tables' versions are odd while the commit lands: no read in that time
-    // keeps anything it saw.
-    let landing = pages.landing();
-    let failure = match rolled_back {
-        Some(failure) => {
-            static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
-            if let Some(left_out) = SAID.now() {
-                tracing::error!(
-                    left_out,
-                    "SQLite rolled back a group commit (disk full or I/O error); its requests are answered 503"
-                );
-            }
-            for job in jobs {
-                job.abort(failure.to_error());
-            }
-            Some(failure)
-        }
-        None => engine::commit(conn, !committed_events.is_empty())
-            .err()
-            .map(|err| {
-                let _ = conn.execute_batch("ROLLBACK");
-                let err = StoreError::from(err);
-                static SAID: crate::repeats::Repeats = crate::repeats::Repeats::new();
-                if let Some(left_out) = SAID.now() {
-                    tracing::error!(%err, left_out, "a group commit failed; its requests are answered with an error");
-                }
-                GroupFailure::from_error(&err)
-            }),
-    };
-    pages.landed(landing);
-    for job in ran {
-        job.answer(failure.as_ref());
-    }
-    if failure.is_none() && !committed_events.is_empty() {
-        match sink {
-            Sink::Broadcast(events) => {
-                for event in committed_events {
-                    let _ = events.send(Arc::new(event));
-                }
-            }
-            Sink::Wake(wake) => wake(),
-        }
-    }
 }

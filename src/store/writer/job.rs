@@ -1,5 +1,5 @@
-//! The job protocol between the writer and a request: a job runs once inside its savepoint
-//! and keeps its own result; once the group's fate is known the writer has it answer, with
+//! The job protocol between the writer and a request: a job runs once in the group's
+//! transaction (see `group`) and keeps its own result; once the group's fate is known the writer has it answer, with
 //! that result, or with the group's failure when the group did not commit (so no one is
 //! told of a change that was undone). A job that panics is answered as an internal error,
 //! and its panic is logged; a job the writer cannot run is answered without running.
@@ -15,8 +15,8 @@ pub type Reply<T> = Box<dyn FnOnce(Result<T>) + Send>;
 
 /// One request's write, as the writer runs it.
 pub(super) trait Job: Send {
-    /// Runs the job inside its savepoint and keeps its result: whether it succeeded (the
-    /// writer then releases the savepoint; else it rolls it back).
+    /// Runs the job and keeps its result: whether it succeeded (the writer then keeps its
+    /// changes; else it undoes them, see `group`).
     fn run(&mut self, tx: &mut Tx<'_>) -> bool;
     /// Answers the job once its group has committed (`None`) or failed.
     fn answer(self: Box<Self>, failure: Option<&GroupFailure>);
