@@ -25,22 +25,27 @@ use super::error::ApiError;
 use super::state::AppState;
 use crate::contract::Code;
 
-/// The name part of a `Host` value, lower-cased: no port, IPv6 brackets kept.
-fn name_of(host: &str) -> String {
-    let host = host.trim().to_ascii_lowercase();
+/// The name part of a `Host` value: no port, IPv6 brackets kept, no trailing dot. Case is
+/// kept: every comparison below ignores it (this runs for every request: no copy is made).
+fn name_of(host: &str) -> &str {
+    let host = host.trim();
     if host.starts_with('[') {
-        return host
-            .split(']')
-            .next()
-            .map(|h| format!("{h}]"))
-            .unwrap_or(host);
+        return match host.find(']') {
+            Some(end) => &host[..=end],
+            None => host,
+        };
     }
     match host.rsplit_once(':') {
-        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name.to_owned(),
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
         _ => host,
     }
     .trim_end_matches('.')
-    .to_owned()
+}
+
+/// Whether `name` ends with `suffix`, ignoring ASCII case.
+fn ends_with_ignoring_case(name: &str, suffix: &str) -> bool {
+    name.len() >= suffix.len()
+        && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
 }
 
 /// Suffixes that public DNS never resolves: this machine's or the shop network's own.
@@ -57,10 +62,13 @@ pub fn allowed(host: &str, names: &[String], allowed: &[String]) -> bool {
     if bare.parse::<std::net::IpAddr>().is_ok() || !name.contains('.') {
         return true;
     }
-    if LOCAL_SUFFIXES.iter().any(|suffix| name.ends_with(suffix)) {
+    if LOCAL_SUFFIXES
+        .iter()
+        .any(|suffix| ends_with_ignoring_case(name, suffix))
+    {
         return true;
     }
-    let same = |n: &String| n.trim_end_matches('.').eq_ignore_ascii_case(&name);
+    let same = |n: &String| n.trim_end_matches('.').eq_ignore_ascii_case(name);
     names.iter().any(same) || allowed.iter().any(same)
 }
 
@@ -122,6 +130,9 @@ mod tests {
             "LOCALHOST:8080",
             "till.localhost:8080",
             "localhost.",
+            "[::1",
+            "[FE80::1]:8443",
+            "Till.LocalHost",
         ] {
             assert!(allowed(host, &[], &[]), "{host}");
         }

@@ -590,12 +590,12 @@ impl<'s> Pets<'s> {
         let version = pages.version(Tables::of(&TABLES))?;
         let hit: Arc<RememberedPage> = pages.answer(&answer_key(query), version)?;
         // A hold on the page may have ended since it was read (days change without a write):
-        // read it again, so the store's today decides whether the hold is still shown.
-        let now = chrono::Utc::now();
+        // read it again, so the store's today decides whether the hold is still shown. (The
+        // clock is read only for a page with a hold on it: most have none.)
         let stale = hit.list.items.iter().any(|pet| {
             pet.hold
                 .as_ref()
-                .is_some_and(|hold| animal::may_have_ended(hold, now))
+                .is_some_and(|hold| animal::may_have_ended(hold, chrono::Utc::now()))
         });
         (!stale).then_some(hit)
     }
