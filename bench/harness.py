@@ -122,12 +122,13 @@ class Server:
                     out[key] = int(value.split()[0])
         return out
 
-    def thread_cpu_ns(self, name: str) -> int:
-        """CPU time (ns) the server's threads called `name` have run, from /proc's schedstat."""
+    def thread_cpu_ns(self, name: str | None = None) -> int:
+        """CPU time (ns) the server's threads called `name` (all its threads, without a name)
+        have run, from /proc's schedstat."""
         total = 0
         for task in Path(f"/proc/{self.pid}/task").iterdir():
             try:
-                if (task / "comm").read_text().strip() == name:
+                if name is None or (task / "comm").read_text().strip() == name:
                     total += int((task / "schedstat").read_text().split()[0])
             except (OSError, ValueError):
                 pass  # the thread ended while being read

@@ -620,10 +620,13 @@ def main_table(results: dict, args, binary: Path, ceiling_binary: Path, baseline
         warm_up(runs, args.warmup)
         measured = {label: server for label, server in servers.items() if label in runs}
         writers = {label: srv.thread_cpu_ns(WRITER_THREAD) for label, (srv, *_) in measured.items()}
+        processes = {label: srv.thread_cpu_ns() for label, (srv, *_) in measured.items()}
         figures = rotate(runs, args.duration)
         for label, (srv, *_) in measured.items():
             figures[label]["writer"] = writer_figures(srv.thread_cpu_ns(WRITER_THREAD) - writers[label],
                                                       figures[label])
+            figures[label]["cpu_us_per_request"] = (srv.thread_cpu_ns() - processes[label]) / 1000 \
+                / max(1, figures[label]["requests"])
         if pg_second:
             srv, k, p_ids, c_ids = servers["postgres"]
             split = list(concurrent.futures.ThreadPoolExecutor(2).map(
@@ -770,6 +773,11 @@ def checks(results: dict) -> list[tuple[str, str, str, bool | None]]:
         times = by_name["read by id"]["petstore"]["rps"] / by_name["read by id"]["pocketbase"]["rps"]
         out.append(("read by id: times PocketBase", f"{times:.1f}", f">= {POCKETBASE_READ_TIMES}",
                     times >= POCKETBASE_READ_TIMES))
+    for row in results["scenarios"]:
+        mine, base = row["petstore"].get("cpu_us_per_request"), row.get("baseline", {}).get("cpu_us_per_request")
+        if mine:
+            also = f" (baseline {base:.1f} µs: {mine / base:.3f} x)" if base else ""
+            out.append((f"{row['scenario']}: the server's CPU", f"{mine:.1f} µs per request{also}", "", None))
     for row in results["scenarios"]:
         if "baseline_ratio" in row:
             kept = row["ratio"] / row["baseline_ratio"]
