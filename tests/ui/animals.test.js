@@ -10,9 +10,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, signInWithKey } from './lib/browser.js';
+import { openPage, signInWithKey } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { violations } from './lib/axe.js';
 
 const shots = screenshotFolder();
@@ -62,9 +63,7 @@ describe('animals in the staff UI', () => {
   }
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     ids.dogs = (await admin.post('/categories', { name: 'Dogs' })).id;
     ids.cats = (await admin.post('/categories', { name: 'Cats' })).id;
     ids.birds = (await admin.post('/categories', { name: 'Birds' })).id;
@@ -79,10 +78,7 @@ describe('animals in the staff UI', () => {
     await admin.post(`/pets/${ids['Mittens (kitten)']}/care`, { kind: 'vaccination', product: 'Feline trivalent', dueOn: day(-3) });
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   it('adds a pet as one animal, shows its record and care log, and sets a hold that Place order respects', async () => {
     const { page, errors, context } = await signedIn({ viewport: { width: 1280, height: 800 } });

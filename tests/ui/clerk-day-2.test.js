@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { openPage, goToPage } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { violations } from './lib/axe.js';
 
 const shots = screenshotFolder();
@@ -32,16 +33,11 @@ describe('an owner’s and a clerk’s day, second round', () => {
   const cat = {};
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     for (const name of ['Dogs', 'Fish']) cat[name] = (await admin.post('/categories', { name })).id;
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   /** The desktop window: the shell injects its own in-memory admin key before the page loads. */
   async function desktopWindow() {

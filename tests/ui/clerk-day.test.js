@@ -10,8 +10,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { openPage, goToPage } from './lib/browser.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 mkdirSync(shots, { recursive: true });
@@ -98,18 +99,13 @@ describe('a clerk’s day without surprises', () => {
   }
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     const till = await admin.post('/admin/keys', { name: 'Till 1', role: 'pos', plan: 'business' });
     pos = client(server.base, till.secret);
     for (const name of ['Dogs', 'Tropical fish', 'Reptiles', 'Small animals']) cat[name] = (await admin.post('/categories', { name })).id;
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   for (const size of SIZES) {
     it(`1. Set count replaces the old count when typed over, and asks again about an unlikely one (${size.name})`, async () => {

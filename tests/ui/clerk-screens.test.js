@@ -4,8 +4,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { openPage } from './lib/browser.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 
 describe('the staff screens, third round', () => {
   /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -17,16 +18,11 @@ describe('the staff screens, third round', () => {
   let fish = 0;
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     fish = (await admin.post('/categories', { name: 'Fish' })).id;
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   /** @param {string} route @param {{ width: number, height: number }} [viewport] */
   async function signedIn(route, viewport) {

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
+import { stopShop } from './lib/shop.js';
 import { launchBrowser, openPage } from './lib/browser.js';
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -46,10 +47,7 @@ describe('the /docs reference page', () => {
     await page.locator('#operations-Store-listOrders').waitFor();
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   it('shows the interface from /openapi.json, loaded from this server only', async () => {
     assert.match(await page.locator('.info .title').innerText(), /^Pet Store/);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startServer, ADMIN_KEY } from './lib/server.js';
 import { launchBrowser, openPage, goToPage } from './lib/browser.js';
 import { client } from './lib/client.js';
+import { stopShop } from './lib/shop.js';
 import { violations } from './lib/axe.js';
 
 const SIZES = [
@@ -32,10 +33,7 @@ describe('the header’s navigation', () => {
     staffKey = (await admin.post('/admin/keys', { name: 'Back office', role: 'staff', plan: 'business' })).secret;
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   /** @param {string} key @param {{ width: number, height: number }} viewport */
   async function signedIn(key, viewport) {

@@ -5,9 +5,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage } from './lib/browser.js';
+import { openPage } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { violations } from './lib/axe.js';
 
 const shots = screenshotFolder();
@@ -23,16 +24,11 @@ describe('the Orders page', () => {
   let fish;
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     fish = (await admin.post('/categories', { name: 'Fish' })).id;
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   /** Cancels an order as a till would. @param {number} id */
   async function cancelAtTill(id) {

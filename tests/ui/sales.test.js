@@ -11,9 +11,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, signInWithKey } from './lib/browser.js';
+import { openPage, signInWithKey } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { violations } from './lib/axe.js';
 
 const shots = screenshotFolder();
@@ -37,9 +38,7 @@ describe('the Sales page', () => {
   let readonlyKey = '';
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     await admin.patch('/store/profile', { name: 'Harbour Pets', timezone: 'UTC', defaultTaxRate: 2000 });
     const cat = (await admin.post('/categories', { name: 'Aquarium' })).id;
     for (const [name, price, qty] of /** @type {Array<[string, number, number]>} */ ([['Fish food', 450, 20], ['Tank 60 l', 3999, 3], ['Guppy', 250, 30]])) {
@@ -62,10 +61,7 @@ describe('the Sales page', () => {
     await pos.post('/store/sales', { lines: [{ petId: pet['Guppy'], quantity: 1 }], payments: [{ method: 'card', amount: 250 }], till: 'Front' });
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   /**
    * @param {string} key

@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { openPage, goToPage } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 
 const docsShots = screenshotFolder();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -47,9 +48,7 @@ describe('every screen, checked by axe-core and photographed', () => {
   let admin;
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     // A small shop: four categories, a score of pets, some sales, three devices.
     /** @type {Record<string, number>} */
     const cat = {};
@@ -85,10 +84,7 @@ describe('every screen, checked by axe-core and photographed', () => {
     await pos.patch(`/store/orders/${orders[orders.length - 1].id}`, { complete: true });
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   for (const size of SIZES) {
     it(`has no axe violation on any page or dialog, and photographs each (${size.name})`, async () => {

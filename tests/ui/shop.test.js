@@ -7,9 +7,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, signInWithKey } from './lib/browser.js';
+import { openPage, signInWithKey } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 
 const shots = screenshotFolder();
 
@@ -42,9 +43,7 @@ describe('the shop screens of interface 1.1', () => {
   };
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     await admin.patch('/store/profile', { name: 'Fins & Paws', currency: 'EUR' });
     const fish = (await admin.post('/categories', { name: 'Tropical fish' })).id;
     const dogs = (await admin.post('/categories', { name: 'Dogs' })).id;
@@ -66,10 +65,7 @@ describe('the shop screens of interface 1.1', () => {
     }
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   it('jumps to the pet whose barcode is scanned, and offers to add an unknown one', async () => {
     const { page, errors, context } = await signedIn({ width: 1280, height: 800 });

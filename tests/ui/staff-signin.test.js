@@ -9,9 +9,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage, signInWithKey } from './lib/browser.js';
+import { openPage, goToPage, signInWithKey } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { violations } from './lib/axe.js';
 
 const shots = screenshotFolder();
@@ -46,18 +47,13 @@ describe('staff who sign in by name and PIN', () => {
   let admin;
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     const dogs = await admin.post('/categories', { name: 'Dogs' });
     const rex = await admin.post('/pets', { name: 'Rex', categoryId: dogs.id, status: 'available' });
     await admin.put(`/store/inventory/${rex.id}`, { quantity: 4 });
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   /** The desktop window: the shell injects its own in-memory admin key before the page loads. */
   async function desktopWindow() {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_KEY } from './lib/server.js';
 import { launchBrowser, openPage, goToPage, signInWithKey } from './lib/browser.js';
 import { client } from './lib/client.js';
+import { stopShop } from './lib/shop.js';
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 mkdirSync(shots, { recursive: true });
@@ -89,10 +90,7 @@ describe('the staff UI', () => {
     pos = client(server.base, till.secret);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   step('refuses a wrong key in plain words, then signs in with a good one', async () => {
     await page.goto(server.base + '/');

@@ -10,9 +10,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser, openPage, goToPage } from './lib/browser.js';
+import { openPage, goToPage } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { violations } from './lib/axe.js';
 
 const shots = screenshotFolder();
@@ -60,9 +61,7 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
   const pet = { guppy: 0, tetra: 0, plenty: 0 };
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     const fish = (await admin.post('/categories', { name: 'Fish' })).id;
     pet.guppy = (await admin.post('/pets', { name: 'Guppy', categoryId: fish, barcode: GUPPY, price: 350, status: 'available' })).id;
     pet.tetra = (await admin.post('/pets', { name: 'Neon tetra', categoryId: fish, sku: 'TETRA-NEON', price: 250, status: 'available' })).id;
@@ -73,10 +72,7 @@ describe('the stockroom: suppliers, purchasing, receiving by scan and shelf labe
     }
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   /**
    * @param {string} route @param {{ width: number, height: number }} viewport

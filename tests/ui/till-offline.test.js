@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { stockShop, tillPage, clerk } from './lib/till.js';
 import { violations } from './lib/axe.js';
 
@@ -65,16 +65,11 @@ describe('the till offline', () => {
   let categoryId = 0;
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     categoryId = (await admin.post('/categories', { name: 'Everything' })).id;
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   it('keeps five sales made while the store is down, across a reload, and sends each once with its soldAt', async () => {
     const pets = await stockShop(admin, categoryId, [

@@ -8,9 +8,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startServer, ADMIN_KEY } from './lib/server.js';
-import { launchBrowser } from './lib/browser.js';
 import { screenshotFolder } from './lib/screenshots.js';
 import { client } from './lib/client.js';
+import { startShop, stopShop } from './lib/shop.js';
 import { stockShop, tillPage, clerk } from './lib/till.js';
 import { violations } from './lib/axe.js';
 
@@ -36,19 +36,14 @@ describe('the till', () => {
   const tillKeys = {};
 
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    admin = client(server.base, ADMIN_KEY);
+    ({ server, browser, admin } = await startShop());
     categoryId = (await admin.post('/categories', { name: 'Everything' })).id;
     for (const s of SIZES) {
       tillKeys[s.name] = (await admin.post('/admin/keys', { name: `Till ${s.name}`, role: 'pos', plan: 'business' })).secret;
     }
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => stopShop(server, browser));
 
   for (const size of SIZES) {
     const viewport = { width: size.width, height: size.height };
