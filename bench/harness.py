@@ -4,8 +4,9 @@ tests/postgres/two_processes.py, tests/desktop/drive.py and the Windows checks
 
 Builds the binaries, starts a server on port 0 and reads its address from the first line it
 prints, times the start to the first 200 of GET /health, reads its memory and a thread's CPU
-time from /proc, talks JSON over keep-alive HTTP/1.1, and reports a suite's checks (`Checks`).
-Nothing here knows about benchmarks or crash checks.
+time from /proc, talks JSON over keep-alive HTTP/1.1, reports a suite's checks (`Checks`), and
+says whether a pet's stock history adds up (`stock_history_problem`). Nothing here knows about
+benchmarks or crash cycles.
 """
 
 from __future__ import annotations
