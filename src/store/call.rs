@@ -53,6 +53,8 @@ enum Job<T> {
 pub struct Call<'s, T> {
     store: &'s Store,
     job: Job<T>,
+    /// A write that changes many pages (a sale): see [`Call::changing_many_pages`].
+    many_pages: bool,
 }
 
 impl<'s, T: Send + 'static> Call<'s, T> {
@@ -63,6 +65,7 @@ impl<'s, T: Send + 'static> Call<'s, T> {
         Self {
             store,
             job: Job::Read(Box::new(f)),
+            many_pages: false,
         }
     }
 
@@ -73,7 +76,15 @@ impl<'s, T: Send + 'static> Call<'s, T> {
         Self {
             store,
             job: Job::Write(Box::new(f)),
+            many_pages: false,
         }
+    }
+
+    /// Marks a write that changes many pages (a sale's lines, a refund's): the writer keeps
+    /// the undo pages of a group with such a write in memory (see `writer::group`).
+    pub(super) fn changing_many_pages(mut self) -> Self {
+        self.many_pages = true;
+        self
     }
 
     /// Runs the call on this thread's time: blocks until it is answered. Never call it on
@@ -87,6 +98,7 @@ impl<'s, T: Send + 'static> Call<'s, T> {
     }
 
     fn submit(self, reply: Box<dyn FnOnce(Result<T>) + Send>) -> Result<()> {
+        let many_pages = self.many_pages;
         match self.job {
             Job::Read(f) => self.store.submit_read(f, reply),
             Job::Write(f) => match MEMBER.try_with(Clone::clone) {
@@ -96,8 +108,9 @@ impl<'s, T: Send + 'static> Call<'s, T> {
                         f(tx)
                     },
                     reply,
+                    many_pages,
                 ),
-                Err(_) => self.store.submit_write(f, reply),
+                Err(_) => self.store.submit_write(f, reply, many_pages),
             },
         }
     }
@@ -109,10 +122,12 @@ impl<'s, T: Serialize + Send + 'static> Call<'s, T> {
     /// repeat gets the recorded answer back; the same key with another request is refused.
     pub fn once(self, scope: Option<Scope>) -> Call<'s, Answer<T>> {
         let store = self.store;
-        match self.job {
+        let many_pages = self.many_pages;
+        let call = match self.job {
             Job::Write(f) => Call::write(store, move |tx| idempotency::once(tx, scope.as_ref(), f)),
             Job::Read(f) => Call::read(store, move |c| f(c).map(Answer::Fresh)),
-        }
+        };
+        Call { many_pages, ..call }
     }
 }
 
@@ -121,10 +136,15 @@ impl<T: Send + 'static> IntoFuture for Call<'_, T> {
     type IntoFuture = Pending<T>;
 
     fn into_future(self) -> Pending<T> {
-        let Call { store, job } = self;
+        let Call {
+            store,
+            job,
+            many_pages,
+        } = self;
         let call = Call {
             store,
             job: claimed(job),
+            many_pages,
         };
         let (reply, answer) = oneshot::channel();
         let submitted = call.submit(Box::new(move |result| {

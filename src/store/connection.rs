@@ -26,12 +26,10 @@ pub fn open_writer(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    // A request that follows another in its group runs in a savepoint, whose undo pages go to a sub-journal, emptied
-    // when the savepoint is released. `temp_store=MEMORY` keeps it in memory whatever its
-    // size. Without it SQLite moves it to a temporary file past its spill size (120 KiB,
-    // .cargo/config.toml), which a 3-line sale passes, and then every later request of the
-    // group wrote each undo page to that file in two system calls (a fifth of the writer's
-    // time on sales). Durability is the WAL's.
+    // A request that follows another in its group runs in a savepoint, whose undo pages go
+    // to a sub-journal, emptied when the savepoint is released. `temp_store=MEMORY` keeps it
+    // in memory whatever its size; the writer changes this per group (`writer::group`).
+    // Durability is the WAL's.
     conn.pragma_update(None, "temp_store", "MEMORY")?;
     // Every write goes through this connection, and a sale touches leaves all over the
     // by-pet indexes of orders and the stock history: with SQLite's default cache (2 MiB)

@@ -161,6 +161,17 @@ pub(super) fn begin(conn: &Connection) -> DbResult<()> {
     begun
 }
 
+/// Where SQLite keeps a savepoint's undo pages from the next transaction on: in memory
+/// however many there are (`in_memory`), or in one buffer of up to 120 KiB that moves to a
+/// temporary file past that (see `writer::group`). PostgreSQL has no such choice.
+pub(super) fn keep_undo_in_memory(conn: &Connection, in_memory: bool) -> DbResult<()> {
+    match conn.lite() {
+        Some(_) if in_memory => run_cached(conn, "PRAGMA temp_store = MEMORY"),
+        Some(_) => run_cached(conn, "PRAGMA temp_store = FILE"),
+        None => Ok(()),
+    }
+}
+
 /// Commits a group; `with_events` says whether it emitted any (see the module header).
 pub(super) fn commit(conn: &Connection, with_events: bool) -> DbResult<()> {
     if conn.is_postgres() && with_events {

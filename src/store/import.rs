@@ -343,5 +343,6 @@ impl<'s> Import<'s> {
     /// any error) nothing is written.
     pub fn pets(&self, rows: Vec<Row>, dry_run: bool, by: Option<String>) -> Call<'s, Summary> {
         Call::write(self.0, move |tx| import(tx, rows, dry_run, by.as_deref()))
+            .changing_many_pages()
     }
 }

@@ -307,8 +307,9 @@ impl Store {
         &self,
         f: impl FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
         reply: Box<dyn FnOnce(Result<T>) + Send>,
+        many_pages: bool,
     ) -> Result<()> {
-        self.inner.writer.submit(f, reply)
+        self.inner.writer.submit(f, reply, many_pages)
     }
 
     /// Whether the store answers a query.

@@ -412,6 +412,6 @@ impl<'s> PurchaseOrders<'s> {
         receipt: Receipt,
         by: Option<String>,
     ) -> Call<'s, PurchaseOrder> {
-        Call::write(self.0, move |tx| receive(tx, id, receipt, by.as_deref()))
+        Call::write(self.0, move |tx| receive(tx, id, receipt, by.as_deref())).changing_many_pages()
     }
 }

@@ -178,7 +178,7 @@ pub struct Refunds<'s>(pub(super) &'s Store);
 impl<'s> Refunds<'s> {
     /// Refunds part of a sale, made `by` the named key.
     pub fn create(&self, sale_id: i64, new: NewRefund, by: Option<String>) -> Call<'s, Refund> {
-        Call::write(self.0, move |tx| refund(tx, sale_id, new, by.as_deref()))
+        Call::write(self.0, move |tx| refund(tx, sale_id, new, by.as_deref())).changing_many_pages()
     }
 
     /// The refunds of sale `sale_id`, oldest first, read in one snapshot; `not_found` when

@@ -486,6 +486,6 @@ impl<'s> Sales<'s> {
     /// Records a sale, made `by` the named key; the answer shows the customer's contact
     /// only with `contact`.
     pub fn place(&self, new: NewSale, by: Option<String>, contact: bool) -> Call<'s, Sale> {
-        Call::write(self.0, move |tx| place(tx, new, by.as_deref(), contact))
+        Call::write(self.0, move |tx| place(tx, new, by.as_deref(), contact)).changing_many_pages()
     }
 }

@@ -198,7 +198,7 @@ impl<'s> Stocktakes<'s> {
 
     /// Applies the counts, made `by` the named key; the stocktake is then closed.
     pub fn apply(&self, id: i64, by: Option<String>) -> Call<'s, Stocktake> {
-        Call::write(self.0, move |tx| apply(tx, id, by.as_deref()))
+        Call::write(self.0, move |tx| apply(tx, id, by.as_deref())).changing_many_pages()
     }
 
     /// Discards an open stocktake.

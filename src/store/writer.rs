@@ -108,13 +108,14 @@ pub fn spawn(
 }
 
 impl Handle {
-    pub fn submit<T, F>(&self, f: F, reply: Reply<T>) -> Result<()>
+    /// Queues a write; `many_pages` for one that changes many pages (see `group`).
+    pub fn submit<T, F>(&self, f: F, reply: Reply<T>, many_pages: bool) -> Result<()>
     where
         T: Send + 'static,
         F: FnOnce(&mut Tx<'_>) -> Result<T> + Send + 'static,
     {
         self.queue
-            .send(Msg::Job(Box::new(WriteJob::new(f, reply))))
+            .send(Msg::Job(Box::new(WriteJob::new(f, reply, many_pages))))
             .map_err(|_| StoreError::Closed)
     }
 
@@ -148,6 +149,7 @@ fn run(
 ) {
     let never = crossbeam_channel::never();
     let mut stopping = false;
+    let mut undo = group::Undo::opened();
     while !stopping {
         let copied = copier.as_ref().map_or(&never, Copier::copied);
         let next = crossbeam_channel::select! {
@@ -188,7 +190,7 @@ fn run(
                 Err(_) => break,
             }
         }
-        group::commit_group(&conn, group, &sink, &pages);
+        group::commit_group(&conn, group, &sink, &pages, &mut undo);
         if wal::due(&conn, log) {
             match copier.as_mut() {
                 Some(copier) => copier.thread.start(),

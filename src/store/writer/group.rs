@@ -8,6 +8,13 @@
 //! first, copies no page aside for its undo: on SQLite that copy (the sub-journal) was an
 //! eighth of the writer's time on orders.
 //!
+//! Where SQLite keeps those undo pages is chosen per group ([`Undo`]): in one buffer of up to
+//! 120 KiB (one allocation; an order's fit), unless a job of the group changes many pages (a
+//! sale, a refund, a stocktake, a delivery, an import: `Call::changing_many_pages`), whose undo outgrows the buffer. Past it,
+//! SQLite would move them to a temporary file and write every later page there in two system
+//! calls, so such a group keeps them in memory instead, in pieces of 1 KiB (an allocation
+//! each, which made orders a seventh slower when every group did it).
+//!
 //! SQLite itself may roll the whole transaction back (disk full, I/O error): the writer
 //! notices (the connection is back in autocommit) and answers every job of the group with
 //! that failure, those already run included, so no one is told of a change that was undone.
@@ -21,6 +28,30 @@ use crate::store::engine;
 use crate::store::pages::Pages;
 use crate::store::tx::Tx;
 use crate::store::StoreError;
+
+/// Where SQLite keeps savepoints' undo pages now: the writer's connection opens with them
+/// in memory (`connection::open_writer`).
+pub(super) struct Undo {
+    in_memory: bool,
+}
+
+impl Undo {
+    pub(super) fn opened() -> Self {
+        Self { in_memory: true }
+    }
+
+    /// Keeps the undo pages of the next transaction where `group` needs them.
+    fn choose_for(&mut self, conn: &Connection, group: &[Box<dyn Job>]) {
+        let in_memory = group.iter().any(|job| job.changes_many_pages());
+        if in_memory == self.in_memory {
+            return;
+        }
+        match engine::keep_undo_in_memory(conn, in_memory) {
+            Ok(()) => self.in_memory = in_memory,
+            Err(err) => tracing::warn!(%err, "choosing where undo pages are kept failed"),
+        }
+    }
+}
 
 /// Where the group's transaction stands between two jobs.
 #[derive(Clone, Copy, PartialEq)]
@@ -38,7 +69,9 @@ pub(super) fn commit_group(
     group: Vec<Box<dyn Job>>,
     sink: &Sink,
     pages: &Pages,
+    undo: &mut Undo,
 ) {
+    undo.choose_for(conn, &group);
     let mut ran = Vec::with_capacity(group.len());
     let mut committed_events = Vec::new();
     let mut rolled_back = None;
@@ -164,10 +197,12 @@ mod tests {
     }
 
     /// Runs `writes` as one group: they are queued while the writer runs a job that waits
-    /// for them, so the writer takes them all at once after it. Their answers, in order.
+    /// for them, so the writer takes them all at once after it. Each is marked as changing
+    /// many pages when `many_pages` says so. Their answers, in order.
     fn as_one_group(
         store: &Store,
         writes: Vec<(&'static str, bool)>,
+        many_pages: bool,
     ) -> Vec<std::result::Result<(), String>> {
         let (started, running) = mpsc::channel();
         let (release, released) = mpsc::channel::<()>();
@@ -182,6 +217,7 @@ mod tests {
                 Box::new(move |answer: Result<()>| {
                     let _ = held.send(answer.is_ok());
                 }),
+                false,
             )
             .expect("the holding write is queued");
         running.recv().expect("the writer runs the holding write");
@@ -194,6 +230,7 @@ mod tests {
                     Box::new(move |answer: Result<()>| {
                         let _ = answered.send((index, answer.map_err(|e| e.to_string())));
                     }),
+                    many_pages,
                 )
                 .expect("a write is queued");
         }
@@ -217,30 +254,60 @@ mod tests {
 
     #[test]
     fn a_failing_request_undoes_only_its_own_changes_whether_it_runs_first_or_after_others() {
+        // Both places SQLite may keep the undo pages: a buffer (a group of small writes) and
+        // memory (a group with a write that changes many pages).
+        for many_pages in [false, true] {
+            let dir = tempfile::tempdir().expect("a temporary folder");
+            let store = Store::open(&dir.path().join("store.sqlite")).expect("a store");
+            Call::write(&store, |tx| {
+                tx.execute_batch("CREATE TABLE marks (name TEXT)")?;
+                Ok(())
+            })
+            .wait()
+            .expect("the marks table");
+
+            // The first fails alone in the transaction, the third after another's changes.
+            let answers = as_one_group(
+                &store,
+                vec![("a", false), ("b", true), ("c", false), ("d", true)],
+                many_pages,
+            );
+            let refused = |name: &str| Err(format!("{name} refused"));
+            assert_eq!(answers, vec![refused("a"), Ok(()), refused("c"), Ok(())]);
+            assert_eq!(marks(&store), ["b", "d"], "many pages: {many_pages}");
+
+            // A group whose every request fails commits nothing, and the writer goes on.
+            let answers = as_one_group(&store, vec![("e", false), ("f", false)], many_pages);
+            assert_eq!(answers, vec![refused("e"), refused("f")]);
+            let answers = as_one_group(&store, vec![("g", true)], many_pages);
+            assert_eq!(answers, vec![Ok(())]);
+            assert_eq!(marks(&store), ["b", "d", "g"], "many pages: {many_pages}");
+            store.close();
+        }
+    }
+
+    #[test]
+    fn a_group_with_a_write_that_changes_many_pages_keeps_its_undo_pages_in_memory() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let store = Store::open(&dir.path().join("store.sqlite")).expect("a store");
-        Call::write(&store, |tx| {
-            tx.execute_batch("CREATE TABLE marks (name TEXT)")?;
-            Ok(())
-        })
-        .wait()
-        .expect("the marks table");
-
-        // The first fails alone in the transaction, the third after another's changes.
-        let answers = as_one_group(
-            &store,
-            vec![("a", false), ("b", true), ("c", false), ("d", true)],
-        );
-        let refused = |name: &str| Err(format!("{name} refused"));
-        assert_eq!(answers, vec![refused("a"), Ok(()), refused("c"), Ok(())]);
-        assert_eq!(marks(&store), ["b", "d"]);
-
-        // A group whose every request fails commits nothing, and the writer goes on.
-        let answers = as_one_group(&store, vec![("e", false), ("f", false)]);
-        assert_eq!(answers, vec![refused("e"), refused("f")]);
-        let answers = as_one_group(&store, vec![("g", true)]);
-        assert_eq!(answers, vec![Ok(())]);
-        assert_eq!(marks(&store), ["b", "d", "g"]);
+        // SQLite's `temp_store`: 1 keeps undo pages in a buffer that spills to a file, 2 in
+        // memory.
+        let temp_store = |many_pages: bool| {
+            let call = Call::write(&store, |tx| {
+                let lite = tx.lite().expect("a SQLite store");
+                Ok(lite.query_row("PRAGMA temp_store", [], |row| row.get::<_, i64>(0))?)
+            });
+            let call = if many_pages {
+                call.changing_many_pages()
+            } else {
+                call
+            };
+            call.wait().expect("the setting")
+        };
+        assert_eq!(temp_store(false), 1);
+        assert_eq!(temp_store(true), 2);
+        assert_eq!(temp_store(true), 2);
+        assert_eq!(temp_store(false), 1);
         store.close();
     }
 }

@@ -22,6 +22,8 @@ pub(super) trait Job: Send {
     fn answer(self: Box<Self>, failure: Option<&GroupFailure>);
     /// Answers the job without running it.
     fn abort(self: Box<Self>, err: StoreError);
+    /// Whether the job changes many pages (a sale): see `group`.
+    fn changes_many_pages(&self) -> bool;
 }
 
 /// A closure run on the writer's transaction, answered through `reply`.
@@ -29,14 +31,16 @@ pub(super) struct WriteJob<F, T> {
     f: Option<F>,
     result: Option<Result<T>>,
     reply: Reply<T>,
+    many_pages: bool,
 }
 
 impl<F, T> WriteJob<F, T> {
-    pub(super) fn new(f: F, reply: Reply<T>) -> Self {
+    pub(super) fn new(f: F, reply: Reply<T>, many_pages: bool) -> Self {
         Self {
             f: Some(f),
             result: None,
             reply,
+            many_pages,
         }
     }
 }
@@ -75,6 +79,10 @@ where
 
     fn abort(self: Box<Self>, err: StoreError) {
         (self.reply)(Err(err));
+    }
+
+    fn changes_many_pages(&self) -> bool {
+        self.many_pages
     }
 }
 
