@@ -346,9 +346,11 @@ async function start(key, desktop, knownRole, member, typedKey = false) {
     pageLinks.mark(name);
     document.body.dataset.page = name;
     refresher.now().then(() => {
-      // Move the keyboard to the page, unless the user has already moved it somewhere.
+      // Move the keyboard to the page, unless the user has already moved it somewhere (also
+      // when they opened More while the page loaded: moving the focus would shut it on them).
       const at = document.activeElement;
-      const untouched = !at || at === document.body || nav.contains(at);
+      const moreOpen = nav.querySelector('[aria-expanded="true"]') !== null;
+      const untouched = !moreOpen && (!at || at === document.body || nav.contains(at));
       if (current?.view !== view || document.querySelector('dialog[open]') || !untouched) return;
       if (view.focus) view.focus();
       else /** @type {HTMLElement | null} */ (view.el.querySelector('h1'))?.focus();

@@ -115,6 +115,31 @@ describe('the header’s navigation', () => {
     await context.close();
   });
 
+  it('keeps More open when the page it was opened over finishes loading', async () => {
+    const opened = await openPage(browser, { viewport: { width: 820, height: 1180 }, bypassCSP: true });
+    const { context, page, errors } = opened;
+    await context.addInitScript((k) => sessionStorage.setItem('petstore.key', k), ADMIN_KEY);
+    // The Pets list is held until More is open: a page that loads slowly, as on a busy PC.
+    /** @type {() => void} */
+    let release = () => {};
+    const held = new Promise((resolve) => { release = () => resolve(undefined); });
+    await page.route(/\/pets(\?|$)/, async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
+    await page.goto(server.base + '/#/pets');
+    const more = page.locator('nav.nav').getByRole('button', { name: /^More/ });
+    await more.click();
+    assert.equal(await more.getAttribute('aria-expanded'), 'true');
+    release();
+    await page.locator('main [aria-busy="false"]').first().waitFor({ state: 'attached' });
+    assert.equal(await more.getAttribute('aria-expanded'), 'true', 'More stays open');
+    await page.locator('nav.nav').getByRole('link', { name: 'Keys', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Keys', exact: true }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('lists under More only the pages the role may open', async () => {
     const { context, page, errors } = await signedIn(staffKey, { width: 820, height: 1180 });
     const links = await page.locator('nav.nav a').allTextContents();
