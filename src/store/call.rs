@@ -118,8 +118,9 @@ impl<'s, T: Send + 'static> Call<'s, T> {
 
 impl<'s, T: Serialize + Send + 'static> Call<'s, T> {
     /// Runs this write at most once per `scope` (when there is one): the key is claimed
-    /// first, in the same write as the change (undone with it), and the answer is recorded with it. A
-    /// repeat gets the recorded answer back; the same key with another request is refused.
+    /// first, in the same write as the change (undone with it), and the answer is recorded
+    /// with it. A repeat gets the recorded answer back; the same key with another request
+    /// is refused.
     pub fn once(self, scope: Option<Scope>) -> Call<'s, Answer<T>> {
         let store = self.store;
         let many_pages = self.many_pages;

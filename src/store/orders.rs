@@ -394,18 +394,9 @@ mod tests {
         let pet = store
             .pets()
             .create(NewPet {
-                name: "Goldie".into(),
-                category_id: category.id,
                 status: Some(PetStatus::Available),
-                sku: None,
-                barcode: None,
                 price: Some(250),
-                tax_rate: None,
-                supplier_id: None,
-                cost: None,
-                reorder_quantity: None,
-                animal: None,
-                hold: None,
+                ..NewPet::named("Goldie", category.id)
             })
             .wait()
             .expect("a pet");
