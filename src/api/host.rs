@@ -16,9 +16,10 @@
 
 use std::sync::OnceLock;
 
-use axum::extract::{Request, State};
+use std::future::Future;
+
+use axum::extract::Request;
 use axum::http::header;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
@@ -90,14 +91,18 @@ fn machine_names() -> &'static [String] {
     })
 }
 
-/// Refuses a request whose `Host` is not one of [`allowed`]'s.
-pub async fn check(State(s): State<AppState>, req: Request, next: Next) -> Response {
+/// Refuses a request whose `Host` is not one of [`allowed`]'s; `run` answers the others.
+pub async fn check<F, Fut>(s: &AppState, req: Request, run: F) -> Response
+where
+    F: FnOnce(Request) -> Fut,
+    Fut: Future<Output = Response>,
+{
     let Some(host) = req.headers().get(header::HOST) else {
-        return next.run(req).await;
+        return run(req).await;
     };
     let host = host.to_str().unwrap_or_default();
     if allowed(host, machine_names(), &s.app.settings().allow_hosts) {
-        return next.run(req).await;
+        return run(req).await;
     }
     let shown: String = host.chars().take(64).collect();
     ApiError::new(

@@ -18,9 +18,9 @@ use super::error::ApiError;
 use super::extract::BODY_LIMIT;
 use super::state::AppState;
 use super::{
-    admin, animal_report, backups, care, categories, certificate, docs, events, health, host,
-    inventory, labels, middleware, orders, pairings, pets, profile, public_limit, purchase_orders,
-    reports, sales, session, shifts, staff, stocktakes, suppliers, transfer, ui,
+    admin, animal_report, backups, care, categories, certificate, docs, events, health, inventory,
+    labels, middleware, orders, pairings, pets, profile, public_limit, purchase_orders, reports,
+    sales, session, shifts, staff, stocktakes, suppliers, transfer, ui,
 };
 
 /// The whole application: the interface, `/health`, the docs and the staff UI.
@@ -198,9 +198,7 @@ pub fn build(state: AppState) -> Router {
     // read profile showed it as a tenth of a request's time).
     let everything = ServiceBuilder::new()
         .option_layer(cors(&state.app.settings().cors_origins))
-        .layer(from_fn(middleware::track))
-        .layer(from_fn_with_state(state.clone(), host::check))
-        .layer(from_fn_with_state(state, middleware::read_body))
+        .layer(from_fn_with_state(state, middleware::every))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .service(routes);
     Router::new().fallback_service(everything)
