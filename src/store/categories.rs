@@ -2,6 +2,8 @@
 //! `UNIQUE` index on the folded name decides, and its refusal is `duplicate_name` (there is
 //! no check-then-insert for two writers to race through).
 
+use std::sync::LazyLock;
+
 use rusqlite::params;
 
 use super::db::{Connection, DbResult, OptionalExtension, Row};
@@ -13,6 +15,10 @@ use crate::domain::query::{CategoryQuery, Paged};
 use crate::domain::{text, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, description";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM categories WHERE id = ?1"));
 
 fn from_row(row: &Row<'_>) -> DbResult<Category> {
     Ok(Category {
@@ -33,7 +39,7 @@ fn stored(id: i64, new: NewCategory) -> Category {
 
 fn get(conn: &Connection, id: i64) -> Result<Option<Category>> {
     Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM categories WHERE id = ?1"))?
+        .prepare_cached(&BY_ID)?
         .query_row([id], from_row)
         .optional()?)
 }

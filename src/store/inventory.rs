@@ -1,6 +1,8 @@
 //! Stock counts and the stock history. Every change of a count writes a history entry in
 //! the same transaction, so the history always adds up to the count.
 
+use std::sync::LazyLock;
+
 use rusqlite::params;
 use rusqlite::types::Value;
 
@@ -18,6 +20,10 @@ use crate::domain::query::{InventoryQuery, Page, Paged};
 use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str = "i.pet_id, i.quantity, p.status, i.reorder_point";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM {FROM} WHERE i.pet_id = ?1"));
 const FROM: &str = "inventory i JOIN pets p ON p.id = i.pet_id";
 
 fn from_row(row: &Row<'_>) -> DbResult<InventoryItem> {
@@ -34,7 +40,7 @@ fn from_row(row: &Row<'_>) -> DbResult<InventoryItem> {
 
 pub(super) fn get(conn: &Connection, pet_id: i64) -> Result<Option<InventoryItem>> {
     Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM {FROM} WHERE i.pet_id = ?1"))?
+        .prepare_cached(&BY_ID)?
         .query_row([pet_id], from_row)
         .optional()?)
 }

@@ -1,6 +1,8 @@
 //! Placing, completing and cancelling orders, with their effects on stock and status
 //! (the rules live in [`crate::domain::order`]; this file applies them in one transaction).
 
+use std::sync::LazyLock;
+
 use rusqlite::params;
 use rusqlite::types::Value;
 
@@ -17,6 +19,10 @@ use crate::domain::{time, DomainError, Precondition};
 const COLUMNS: &str =
     "id, pet_id, quantity, ship_date, complete, created_at, completed_at, unit_price, sale_id, \
      pet_name";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM orders WHERE id = ?1"));
 
 fn from_row(row: &Row<'_>) -> DbResult<Order> {
     let quantity = row.get(2)?;
@@ -38,7 +44,7 @@ fn from_row(row: &Row<'_>) -> DbResult<Order> {
 
 fn get(conn: &Connection, id: i64) -> Result<Option<Order>> {
     Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM orders WHERE id = ?1"))?
+        .prepare_cached(&BY_ID)?
         .query_row([id], from_row)
         .optional()?)
 }

@@ -1,5 +1,7 @@
 //! Queries and changes of pets.
 
+use std::sync::LazyLock;
+
 use std::sync::{Arc, OnceLock};
 
 use rusqlite::params;
@@ -18,6 +20,10 @@ const COLUMNS: &str = "id, name, category_id, status, sku, barcode, price, tax_r
                        supplier_id, cost, reorder_quantity, \
      animal_sex, animal_born_on, animal_breed, animal_colour, animal_microchip, animal_source, \
      animal_arrived_on, hold_until, hold_reason";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM pets WHERE id = ?1"));
 
 /// The first of the animal and hold columns in [`COLUMNS`].
 const ANIMAL_AT: usize = 11;
@@ -69,7 +75,7 @@ fn hold_from_row(row: &Row<'_>, at: usize) -> DbResult<Option<Hold>> {
 }
 
 pub(super) fn get(conn: &Connection, id: i64) -> Result<Option<Pet>> {
-    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM pets WHERE id = ?1"))?
+    conn.prepare_cached(&BY_ID)?
         .query_row([id], from_row)
         .optional()?
         .map(|pet| current(conn, pet))

@@ -14,6 +14,8 @@
 //! - each line is also a completed order (`orders.sale_id`) placed at the sale's `soldAt`, so
 //!   orders, the daily report and the stock history see the sale as they see orders.
 
+use std::sync::LazyLock;
+
 use chrono::NaiveDate;
 use chrono_tz::Tz;
 use rusqlite::params;
@@ -39,6 +41,10 @@ use crate::domain::{time, DomainError};
 
 const COLUMNS: &str = "id, number, placed_at, sold_at, key_name, staff_id, till, subtotal, \
      discount, tax, total, change, customer_name, customer_phone, customer_email, note, refunded";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM sales WHERE id = ?1"));
 
 fn head_from_row(row: &Row<'_>) -> DbResult<Sale> {
     let name: Option<String> = row.get(12)?;
@@ -111,7 +117,7 @@ fn fill(conn: &Connection, sale: &mut Sale) -> Result<()> {
 
 fn get(conn: &Connection, id: i64) -> Result<Option<Sale>> {
     let head = conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM sales WHERE id = ?1"))?
+        .prepare_cached(&BY_ID)?
         .query_row([id], head_from_row)
         .optional()?;
     let Some(mut sale) = head else {

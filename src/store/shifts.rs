@@ -12,6 +12,8 @@
 //!   is attached, so its Z report never changes. Closing is one compare-and-swap from
 //!   `open` to `closed`: a second close is 409 `shift_closed`.
 
+use std::sync::LazyLock;
+
 use std::collections::HashMap;
 
 use rusqlite::params;
@@ -29,6 +31,10 @@ use crate::domain::{time, DomainError};
 
 const COLUMNS: &str = "id, till, status, opened_at, opened_by, opening_cash, closed_at, \
      closed_by, counted_cash";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM shifts WHERE id = ?1"));
 
 fn head_from_row(row: &Row<'_>) -> DbResult<ShiftHead> {
     let status: String = row.get(2)?;
@@ -99,7 +105,7 @@ fn shown(conn: &Connection, head: ShiftHead) -> Result<Shift> {
 }
 
 fn head(conn: &Connection, id: i64) -> Result<ShiftHead> {
-    conn.prepare_cached(&format!("SELECT {COLUMNS} FROM shifts WHERE id = ?1"))?
+    conn.prepare_cached(&BY_ID)?
         .query_row([id], head_from_row)
         .optional()?
         .ok_or(DomainError::NotFound { kind: "shift", id }.into())

@@ -1,6 +1,8 @@
 //! Stocktakes and their counted lines (the rules are in [`crate::domain::stocktake`]).
 //! Applying runs in one transaction: every counted pet's stock changes, or none does.
 
+use std::sync::LazyLock;
+
 use rusqlite::params;
 
 use super::db::{Connection, DbResult, OptionalExtension, Row};
@@ -13,6 +15,10 @@ use crate::domain::stocktake::{self, Count, Line, NewStocktake, Stocktake, Stock
 use crate::domain::{time, DomainError};
 
 const COLUMNS: &str = "id, status, note, created_at, applied_at";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM stocktakes WHERE id = ?1"));
 
 fn from_row(row: &Row<'_>) -> DbResult<Stocktake> {
     let status: String = row.get(1)?;
@@ -46,7 +52,7 @@ fn lines(conn: &Connection, id: i64) -> Result<Vec<Line>> {
 /// The stocktake with its lines, or `not_found`.
 fn require(conn: &Connection, id: i64) -> Result<Stocktake> {
     let stocktake = conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM stocktakes WHERE id = ?1"))?
+        .prepare_cached(&BY_ID)?
         .query_row([id], from_row)
         .optional()?
         .ok_or(DomainError::NotFound {

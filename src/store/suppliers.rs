@@ -2,6 +2,8 @@
 //! `UNIQUE` index on the folded name decides, and its refusal is `duplicate_name`. A supplier
 //! that pets or purchase orders name cannot be deleted (`conflict`).
 
+use std::sync::LazyLock;
+
 use rusqlite::params;
 
 use super::db::{Connection, DbResult, OptionalExtension, Row};
@@ -13,6 +15,10 @@ use crate::domain::supplier::{NewSupplier, Supplier, SupplierPatch};
 use crate::domain::{text, DomainError, Precondition};
 
 const COLUMNS: &str = "id, name, contact, phone, email, note";
+
+/// The statement that reads one record by id, written out once (not on every read).
+static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM suppliers WHERE id = ?1"));
 
 fn from_row(row: &Row<'_>) -> DbResult<Supplier> {
     Ok(Supplier {
@@ -39,7 +45,7 @@ fn stored(id: i64, new: NewSupplier) -> Supplier {
 
 fn get(conn: &Connection, id: i64) -> Result<Option<Supplier>> {
     Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM suppliers WHERE id = ?1"))?
+        .prepare_cached(&BY_ID)?
         .query_row([id], from_row)
         .optional()?)
 }
