@@ -14,9 +14,8 @@
 //! Any other is 421 `misdirected_request`, saying how to allow it. A request without `Host`
 //! (HTTP/1.0) is served: a browser always sends one.
 
-use std::sync::OnceLock;
-
 use std::future::Future;
+use std::sync::OnceLock;
 
 use axum::extract::Request;
 use axum::http::header;

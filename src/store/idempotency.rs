@@ -1,13 +1,13 @@
 //! Running a write at most once per idempotency scope.
 //!
-//! The key's record is looked up first, in the same transaction as the change (and undone
-//! with it): the writer holds the store's write lock from the group's `BEGIN` to its
-//! `COMMIT` (SQLite's file lock; on PostgreSQL the store-wide advisory lock), so no other
-//! write can take the key between the look and the change. Only when no live record holds the key does
-//! the request act; it then records its answer (the record it returned, as JSON) with the
-//! key, in one statement. A record older than [`TTL_SECS`] is replaced. A request that fails
-//! leaves no record, so it may be retried as it is. Which HTTP status a replayed answer
-//! carries is not the store's business: the record holds only the answer.
+//! The key's record is looked up first, in the same transaction as the change (and undone with
+//! it): the writer holds the store's write lock from the group's `BEGIN` to its `COMMIT`
+//! (SQLite's file lock; on PostgreSQL the store-wide advisory lock), so no other write can take
+//! the key between the look and the change. Only when no live record holds the key does the
+//! request act; it then records its answer (the record it returned, as JSON) with the key, in
+//! one statement. A record older than [`TTL_SECS`] is replaced. A request that fails leaves no
+//! record, so it may be retried as it is. Which HTTP status a replayed answer carries is not
+//! the store's business: the record holds only the answer.
 
 use rusqlite::params;
 use serde::Serialize;

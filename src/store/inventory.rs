@@ -20,11 +20,11 @@ use crate::domain::query::{InventoryQuery, Page, Paged};
 use crate::domain::{time, DomainError, Precondition};
 
 const COLUMNS: &str = "i.pet_id, i.quantity, p.status, i.reorder_point";
+const FROM: &str = "inventory i JOIN pets p ON p.id = i.pet_id";
 
 /// The statement that reads one record by id, written out once (not on every read).
 static BY_ID: LazyLock<String> =
     LazyLock::new(|| format!("SELECT {COLUMNS} FROM {FROM} WHERE i.pet_id = ?1"));
-const FROM: &str = "inventory i JOIN pets p ON p.id = i.pet_id";
 
 fn from_row(row: &Row<'_>) -> DbResult<InventoryItem> {
     let status: Option<String> = row.get(2)?;

@@ -1,8 +1,6 @@
 //! Queries and changes of pets.
 
-use std::sync::LazyLock;
-
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use rusqlite::params;
 use rusqlite::types::Value;

@@ -12,9 +12,8 @@
 //!   is attached, so its Z report never changes. Closing is one compare-and-swap from
 //!   `open` to `closed`: a second close is 409 `shift_closed`.
 
-use std::sync::LazyLock;
-
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use rusqlite::params;
 use rusqlite::types::Value;

@@ -15,7 +15,8 @@ use crate::domain::event::{Event, EventData};
 use crate::domain::staff::MemberRef;
 use crate::domain::time;
 
-/// A write in progress: the connection inside the group's transaction, plus the change events the request emits.
+/// A write in progress: the connection inside the group's transaction, plus the change events
+/// the request emits.
 pub struct Tx<'c> {
     conn: &'c Connection,
     events: Vec<Event>,

@@ -1,25 +1,26 @@
 //! The writer thread and its group commit.
 //!
-//! Jobs queue on a channel. The thread takes every job waiting (up to [`MAX_GROUP`]), opens
-//! one transaction holding the store's write lock (SQLite's `BEGIN IMMEDIATE`; on PostgreSQL
-//! the store-wide advisory lock, see `engine`), runs each job in it, commits once, and only
-//! then answers each job (the protocol is in `job`, the group's transaction in `group`). So a
-//! burst of N requests costs one fsync, and a failing request undoes only its own changes
-//! (a savepoint of its own once the transaction holds another's). On PostgreSQL a commit with events also sends
-//! `NOTIFY`, which wakes every process's event follower; on SQLite the events go straight to
-//! the subscribers ([`Sink`]).
+//! Jobs queue on a channel. The thread takes every job waiting (up to [`MAX_GROUP`]), opens one
+//! transaction holding the store's write lock (SQLite's `BEGIN IMMEDIATE`; on PostgreSQL the
+//! store-wide advisory lock, see `engine`), runs each job in it, commits once, and only then
+//! answers each job (the protocol is in `job`, the group's transaction in `group`). So a burst
+//! of N requests costs one fsync, and a failing request undoes only its own changes (a
+//! savepoint of its own once the transaction holds another's). On PostgreSQL a commit with
+//! events also sends `NOTIFY`, which wakes every process's event follower; on SQLite the events
+//! go straight to the subscribers ([`Sink`]).
 //!
 //! If SQLite rolls the whole transaction back itself (disk full, I/O error), every job of the
-//! group is answered with that failure (see `group`). A job that panics is answered as an internal error (and logged); the writer goes on.
+//! group is answered with that failure (see `group`). A job that panics is answered as an
+//! internal error (and logged); the writer goes on.
 //!
 //! Two more mechanisms live between groups and around the commit:
 //! - **The table-version landing.** The versions of the tables a group changed are odd
 //!   from just before its commit until just after (`pages.landing()` / `landed()`), so no
 //!   read in that time keeps anything it saw (see `pages`).
 //! - **The checkpoint hand-off.** Past `wal::CHECKPOINT_PAGES` (sooner on a nearly full disk,
-//!   `wal::due`) the writer asks the checkpoint thread for a run; when the thread says it is done (`Next::Copied`) the writer copies the
-//!   rest between two groups, and if the thread is gone (`Next::CopierGone`) it copies the
-//!   log itself (see `checkpointer` and `engine::wal`).
+//!   `wal::due`) the writer asks the checkpoint thread for a run; when the thread says it is
+//!   done (`Next::Copied`) the writer copies the rest between two groups, and if the thread is
+//!   gone (`Next::CopierGone`) it copies the log itself (see `checkpointer` and `engine::wal`).
 
 mod group;
 mod job;

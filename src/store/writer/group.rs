@@ -10,10 +10,11 @@
 //!
 //! Where SQLite keeps those undo pages is chosen per group ([`Undo`]): in one buffer of up to
 //! 120 KiB (one allocation; an order's fit), unless a job of the group changes many pages (a
-//! sale, a refund, a stocktake, a delivery, an import: `Call::changing_many_pages`), whose undo outgrows the buffer. Past it,
-//! SQLite would move them to a temporary file and write every later page there in two system
-//! calls, so such a group keeps them in memory instead, in pieces of 1 KiB (an allocation
-//! each, which made orders a seventh slower when every group did it).
+//! sale, a refund, a stocktake, a delivery, an import: `Call::changing_many_pages`), whose undo
+//! outgrows the buffer. Past it, SQLite would move them to a temporary file and write every
+//! later page there in two system calls, so such a group keeps them in memory instead, in
+//! pieces of 1 KiB (an allocation each, which made orders a seventh slower when every group did
+//! it).
 //!
 //! SQLite itself may roll the whole transaction back (disk full, I/O error): the writer
 //! notices (the connection is back in autocommit) and answers every job of the group with

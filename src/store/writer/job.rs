@@ -1,8 +1,9 @@
 //! The job protocol between the writer and a request: a job runs once in the group's
-//! transaction (see `group`) and keeps its own result; once the group's fate is known the writer has it answer, with
-//! that result, or with the group's failure when the group did not commit (so no one is
-//! told of a change that was undone). A job that panics is answered as an internal error,
-//! and its panic is logged; a job the writer cannot run is answered without running.
+//! transaction (see `group`) and keeps its own result; once the group's fate is known the
+//! writer has it answer, with that result, or with the group's failure when the group did not
+//! commit (so no one is told of a change that was undone). A job that panics is answered as an
+//! internal error, and its panic is logged; a job the writer cannot run is answered without
+//! running.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
